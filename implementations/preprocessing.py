@@ -1,0 +1,105 @@
+"""Preparing data before fitting: standardization and train/test splits."""
+
+import numpy as np
+
+from ._validation import as_finite_array, check_rng, check_X, check_X_y
+
+__all__ = ["standardize", "unstandardize_weights", "train_test_split"]
+
+
+def standardize(X, *, mean=None, std=None):
+    """Rescale every column to zero mean and unit standard deviation, eq. (1.17).
+
+    x̃ⱼ = (xⱼ − μⱼ) / sⱼ. Pass the ``mean`` and ``std`` of the training set to transform test data
+    with the training statistics.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    mean, std : array_like of shape (m,), optional
+        Statistics to use; by default computed from ``X`` (``std`` with ddof=0).
+
+    Returns
+    -------
+    X_std : ndarray of shape (N, m)
+    mean : ndarray of shape (m,)
+    std : ndarray of shape (m,)
+    """
+    X = check_X(X)
+    m = X.shape[1]
+    mean = X.mean(axis=0) if mean is None else as_finite_array(mean, "mean", ndim=1)
+    std = X.std(axis=0) if std is None else as_finite_array(std, "std", ndim=1)
+    for name, stat in (("mean", mean), ("std", std)):
+        if stat.shape != (m,):
+            raise ValueError(f"{name} has shape {stat.shape} but X has {m} columns; expected shape ({m},).")
+    if np.any(std <= 0):
+        cols = np.flatnonzero(std <= 0).tolist()
+        raise ValueError(
+            f"column(s) {cols} of X have standard deviation {std[cols].tolist()}; expected > 0. "
+            "A constant feature carries no information: drop it before standardizing."
+        )
+    return (X - mean) / std, mean, std
+
+
+def unstandardize_weights(w_std, mean, std):
+    """Turn weights learned on standardized features into weights for raw features, eq. (1.18).
+
+    ŷ = w̃₀ + Σⱼ w̃ⱼ (xⱼ − μⱼ)/sⱼ = (w̃₀ − Σⱼ w̃ⱼμⱼ/sⱼ) + Σⱼ (w̃ⱼ/sⱼ) xⱼ, so
+    wⱼ = w̃ⱼ/sⱼ and w₀ = w̃₀ − Σⱼ w̃ⱼμⱼ/sⱼ. Then ``predict(X_raw, w)`` equals
+    ``predict(X_std, w_std)``.
+
+    Parameters
+    ----------
+    w_std : array_like of shape (m + 1,)
+        Weights fitted on standardized features, bias first.
+    mean, std : array_like of shape (m,)
+        The statistics returned by ``standardize``.
+
+    Returns
+    -------
+    w : ndarray of shape (m + 1,)
+    """
+    w_std = as_finite_array(w_std, "w_std", ndim=1)
+    mean = as_finite_array(mean, "mean", ndim=1)
+    std = as_finite_array(std, "std", ndim=1)
+    if not (w_std.shape[0] == mean.shape[0] + 1 == std.shape[0] + 1):
+        raise ValueError(
+            f"w_std has {w_std.shape[0]} entries, mean {mean.shape[0]} and std {std.shape[0]}; "
+            "expected len(w_std) == len(mean) + 1 == len(std) + 1 (bias first)."
+        )
+    slopes = w_std[1:] / std  # (m,)
+    bias = w_std[0] - slopes @ mean
+    return np.r_[bias, slopes]
+
+
+def train_test_split(X, y, *, test_fraction, rng):
+    """Shuffle the examples and hold out a fraction of them for testing.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    y : array_like of shape (N,)
+    test_fraction : float
+        Fraction in (0, 1) of the examples to hold out (rounded to the nearest count, at least 1).
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    X_train : ndarray of shape (N - N_test, m)
+    X_test : ndarray of shape (N_test, m)
+    y_train : ndarray of shape (N - N_test,)
+    y_test : ndarray of shape (N_test,)
+    """
+    X, y = check_X_y(X, y)
+    rng = check_rng(rng)
+    if not isinstance(test_fraction, float | int) or not 0 < test_fraction < 1:
+        raise ValueError(f"test_fraction must be a number strictly between 0 and 1; received {test_fraction!r}.")
+    N = X.shape[0]
+    n_test = max(1, round(test_fraction * N))
+    if n_test >= N:
+        raise ValueError(
+            f"test_fraction={test_fraction} leaves no training example out of N={N}; use a smaller fraction."
+        )
+    order = rng.permutation(N)
+    test, train = order[:n_test], order[n_test:]
+    return X[train], X[test], y[train], y[test]

@@ -1,0 +1,303 @@
+"""Linear regression: the model, the sum-of-squares cost, gradient descent and the normal equations.
+
+Chapter 1 of the book. Conventions (those of the chapter):
+
+* ``X`` has shape (N, m): N examples, m raw features, **no** bias column;
+* ``w`` has shape (m + 1,): ``w[0]`` is the bias w₀, ``w[1:]`` multiply the columns of ``X``;
+* ``Phi = add_bias(X)`` is the design matrix Φ of shape (N, m + 1), eq. (1.4).
+
+Basis expansions, standardization and robust losses live in their own modules and are
+re-exported here, so ``from implementations import regression`` gives the whole chapter.
+"""
+
+import numpy as np
+
+from ._validation import (
+    check_nonnegative,
+    check_positive,
+    check_positive_int,
+    check_rng,
+    check_w,
+    check_X,
+    check_X_y,
+)
+from .basis import gaussian_basis, polynomial_features, sigmoid_basis
+from .preprocessing import standardize, train_test_split, unstandardize_weights
+from .robust import (
+    fit_robust,
+    huber,
+    huber_derivative,
+    mae,
+    mae_derivative,
+    mse,
+    mse_derivative,
+    tukey_bisquare,
+    tukey_bisquare_derivative,
+)
+
+__all__ = [
+    "add_bias",
+    "predict",
+    "compute_cost",
+    "compute_gradient",
+    "gradient_descent",
+    "sgd",
+    "normal_equations",
+    # re-exported from basis, preprocessing and robust
+    "polynomial_features",
+    "gaussian_basis",
+    "sigmoid_basis",
+    "standardize",
+    "unstandardize_weights",
+    "train_test_split",
+    "mse",
+    "mae",
+    "huber",
+    "tukey_bisquare",
+    "mse_derivative",
+    "mae_derivative",
+    "huber_derivative",
+    "tukey_bisquare_derivative",
+    "fit_robust",
+]
+
+
+def add_bias(X):
+    """Prepend a column of ones to ``X``: the design matrix Φ with φ₀ = 1, eq. (1.4).
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+        Raw features (or basis-function values), without a bias column.
+
+    Returns
+    -------
+    Phi : ndarray of shape (N, m + 1)
+    """
+    X = check_X(X)
+    return np.hstack([np.ones((X.shape[0], 1)), X])  # (N, m + 1)
+
+
+def predict(X, w):
+    """Predictions ŷ = Φw of the linear model, eqs. (1.1)-(1.2).
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    w : array_like of shape (m + 1,)
+        ``w[0]`` is the bias.
+
+    Returns
+    -------
+    y_hat : ndarray of shape (N,)
+    """
+    X = check_X(X)
+    w = check_w(w, X.shape[1])
+    return w[0] + X @ w[1:]  # (N,)
+
+
+def compute_cost(X, y, w, *, l2=0.0, average=False):
+    """Sum-of-squares cost J(w), eq. (1.8), plus the ridge penalty of eq. (1.20).
+
+    J(w) = ½ Σᵢ (y⁽ⁱ⁾ − ŷ⁽ⁱ⁾)² + (λ/2) Σ_{j≥1} w_j²; the bias w₀ is not penalized.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    y : array_like of shape (N,)
+    w : array_like of shape (m + 1,)
+    l2 : float, default 0.0
+        Regularization strength λ >= 0.
+    average : bool, default False
+        Divide J by N (the averaged cost of eq. (1.14)).
+
+    Returns
+    -------
+    J : float
+    """
+    X, y = check_X_y(X, y)
+    w = check_w(w, X.shape[1])
+    l2 = check_nonnegative(l2, "l2")
+    residual = y - predict(X, w)  # e = y − ŷ: (N,)
+    J = 0.5 * residual @ residual + 0.5 * l2 * w[1:] @ w[1:]
+    return float(J / X.shape[0]) if average else float(J)
+
+
+def compute_gradient(X, y, w, *, l2=0.0, average=False):
+    """Gradient ∇J(w) = −Φᵀ(y − Φw) + λI′w, eqs. (1.11) and (1.21).
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    y : array_like of shape (N,)
+    w : array_like of shape (m + 1,)
+    l2 : float, default 0.0
+        Regularization strength λ >= 0; I′ = diag(0, 1, …, 1) leaves the bias unpenalized.
+    average : bool, default False
+        Gradient of J/N instead of J.
+
+    Returns
+    -------
+    grad : ndarray of shape (m + 1,)
+    """
+    X, y = check_X_y(X, y)
+    w = check_w(w, X.shape[1])
+    l2 = check_nonnegative(l2, "l2")
+    Phi = add_bias(X)  # (N, m + 1)
+    residual = y - Phi @ w  # (N,)
+    grad = -Phi.T @ residual  # (m + 1,)
+    grad[1:] += l2 * w[1:]  # λI′w: no penalty on the bias
+    return grad / X.shape[0] if average else grad
+
+
+def gradient_descent(X, y, w_init, *, eta, num_iters, l2=0.0, average=True, tol=None):
+    """Batch gradient descent w ← w − η∇J(w), eq. (1.10): the LMS rule, eq. (1.12).
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+        Raw features; the bias column is added inside, once.
+    y : array_like of shape (N,)
+    w_init : array_like of shape (m + 1,)
+        Starting weights (not modified).
+    eta : float
+        Learning rate η > 0.
+    num_iters : int
+        Maximum number of updates.
+    l2 : float, default 0.0
+        Ridge strength λ.
+    average : bool, default True
+        Descend on J/N (eq. (1.14)), which makes a good η independent of N.
+    tol : float or None
+        Stop early once an update lowers the cost by less than ``tol`` times its value.
+
+    Returns
+    -------
+    w : ndarray of shape (m + 1,)
+    cost_history : ndarray of shape (num_iters,) or shorter if ``tol`` stopped the run
+        Entry k is the cost after update k + 1.
+
+    Raises
+    ------
+    ValueError
+        If the cost becomes non-finite or grows: the learning rate is too large.
+    """
+    X, y = check_X_y(X, y)
+    w = check_w(w_init, X.shape[1], name="w_init").copy()
+    eta = check_positive(eta, "eta")
+    num_iters = check_positive_int(num_iters, "num_iters")
+    l2 = check_nonnegative(l2, "l2")
+    if tol is not None:
+        tol = check_nonnegative(tol, "tol")
+
+    cost_prev = compute_cost(X, y, w, l2=l2, average=average)
+    cost_history = []
+    for k in range(num_iters):
+        w -= eta * compute_gradient(X, y, w, l2=l2, average=average)  # eq. (1.10)
+        cost = compute_cost(X, y, w, l2=l2, average=average)
+        # For a convex quadratic, any increase means η exceeds 2 / (largest eigenvalue of the Hessian).
+        if not np.isfinite(cost) or cost > cost_prev * (1 + 1e-9) + 1e-300:
+            raise ValueError(
+                f"gradient descent diverged at update {k + 1}: the cost rose from {cost_prev:.4g} to "
+                f"{cost:.4g}. The learning rate eta={eta:g} is too large; try eta={eta / 10:g} "
+                "or standardize the features."
+            )
+        cost_history.append(cost)
+        if tol is not None and cost_prev - cost <= tol * cost_prev:
+            break
+        cost_prev = cost
+    return w, np.array(cost_history)
+
+
+def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):
+    """Mini-batch stochastic gradient descent on the averaged cost, eq. (1.15).
+
+    Each epoch visits the examples in a fresh random order, in batches B of ``batch_size``;
+    each step uses the batch's mean gradient (1/|B|) Σ_{i∈B} −e⁽ⁱ⁾φ⁽ⁱ⁾ plus the penalty's
+    share (λ/N) I′w, an unbiased estimate of ∇(J/N).
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    y : array_like of shape (N,)
+    w_init : array_like of shape (m + 1,)
+    eta : float
+        Learning rate η > 0.
+    epochs : int
+        Number of passes over the data.
+    batch_size : int, default 1
+        1 is the classic one-example-at-a-time LMS update; N is batch gradient descent.
+    rng : numpy.random.Generator
+        Source of the shuffles.
+    l2 : float, default 0.0
+
+    Returns
+    -------
+    w : ndarray of shape (m + 1,)
+    cost_history : ndarray of shape (epochs,)
+        Averaged cost J/N on all the data after each epoch.
+
+    Raises
+    ------
+    ValueError
+        If the cost becomes non-finite or exceeds 100 times its starting value.
+    """
+    X, y = check_X_y(X, y)
+    w = check_w(w_init, X.shape[1], name="w_init").copy()
+    eta = check_positive(eta, "eta")
+    epochs = check_positive_int(epochs, "epochs")
+    batch_size = check_positive_int(batch_size, "batch_size")
+    rng = check_rng(rng)
+    l2 = check_nonnegative(l2, "l2")
+    N = X.shape[0]
+    Phi = add_bias(X)  # (N, m + 1)
+    penalty_mask = np.r_[0.0, np.ones(X.shape[1])]  # diagonal of I′
+
+    cost_start = compute_cost(X, y, w, l2=l2, average=True)
+    cost_history = []
+    for epoch in range(epochs):
+        order = rng.permutation(N)
+        for start in range(0, N, batch_size):
+            batch = order[start : start + batch_size]
+            residual = y[batch] - Phi[batch] @ w  # (|B|,)
+            grad = -Phi[batch].T @ residual / batch.size + (l2 / N) * penalty_mask * w  # (m + 1,)
+            w -= eta * grad
+        cost = compute_cost(X, y, w, l2=l2, average=True)
+        if not np.isfinite(cost) or cost > 100 * cost_start:
+            raise ValueError(
+                f"SGD diverged in epoch {epoch + 1}: the averaged cost reached {cost:.4g} "
+                f"(it started at {cost_start:.4g}). The learning rate eta={eta:g} is too large; "
+                f"try eta={eta / 10:g} or standardize the features."
+            )
+        cost_history.append(cost)
+    return w, np.array(cost_history)
+
+
+def normal_equations(X, y, *, l2=0.0):
+    """Solve (ΦᵀΦ + λI′) w = Φᵀy, eqs. (1.16) and (1.22), without forming an inverse.
+
+    Minimizing ‖y − Φw‖² + λ‖I′w‖² is ordinary least squares on Φ stacked over √λ I′ (with zero
+    targets), so one ``lstsq`` call solves both cases; it never squares the condition number of Φ
+    the way forming ΦᵀΦ does, and for rank-deficient Φ with λ = 0 it returns the minimum-norm
+    least-squares solution.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    y : array_like of shape (N,)
+    l2 : float, default 0.0
+        Ridge strength λ; the bias is not penalized.
+
+    Returns
+    -------
+    w : ndarray of shape (m + 1,)
+    """
+    X, y = check_X_y(X, y)
+    l2 = check_nonnegative(l2, "l2")
+    Phi = add_bias(X)  # (N, m + 1)
+    m = X.shape[1]
+    penalty_rows = np.sqrt(l2) * np.eye(m + 1)[1:]  # √λ I′ without its all-zero first row: (m, m + 1)
+    Phi_aug = np.vstack([Phi, penalty_rows])  # (N + m, m + 1)
+    y_aug = np.concatenate([y, np.zeros(m)])  # (N + m,)
+    w, *_ = np.linalg.lstsq(Phi_aug, y_aug, rcond=None)
+    return w
