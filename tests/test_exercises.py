@@ -1,0 +1,44 @@
+"""The exercise checker must pass a right answer, report a missing one, and catch a wrong one."""
+
+import numpy as np
+import pytest
+
+from implementations import regression
+from implementations.exercises import check_function
+
+
+def cost_inputs(rng, size):
+    X = rng.normal(size=(size, 2))
+    return X, rng.normal(size=size), rng.normal(size=3)
+
+
+def test_a_correct_function_passes(capsys):
+    def my_cost(X, y, w):
+        return 0.5 * np.sum((y - w[0] - X @ w[1:]) ** 2)
+
+    assert check_function(my_cost, regression.compute_cost, cost_inputs, rng=np.random.default_rng(0))
+    assert "pass: my_cost agrees" in capsys.readouterr().out
+
+
+def test_a_stub_is_reported_not_failed(capsys):
+    def my_cost(X, y, w):
+        raise NotImplementedError
+
+    assert check_function(my_cost, regression.compute_cost, cost_inputs, rng=np.random.default_rng(0)) is False
+    assert "not implemented yet" in capsys.readouterr().out
+
+
+def test_a_wrong_function_fails_on_the_smallest_input():
+    def my_cost(X, y, w):  # forgets the ½, wrong whenever the cost is non-zero
+        return np.sum((y - w[0] - X @ w[1:]) ** 2)
+
+    with pytest.raises(AssertionError, match=r"disagrees with the reference on this input \(size 1\)"):
+        check_function(my_cost, regression.compute_cost, cost_inputs, rng=np.random.default_rng(0))
+
+
+def test_a_wrong_shape_fails():
+    def my_gradient(X, y, w):
+        return regression.compute_gradient(X, y, w)[1:]
+
+    with pytest.raises(AssertionError, match="yours:.*shape \\(2,\\)"):
+        check_function(my_gradient, regression.compute_gradient, cost_inputs, rng=np.random.default_rng(0))
