@@ -1,0 +1,109 @@
+# Machine Learning from scratch: build, test and run the book.
+# Needs only python3 (3.11) and make; everything else goes into $(VENV).
+# `make` alone lists the targets.
+
+VENV ?= .venv
+PY = $(VENV)/bin/python
+BIN = $(VENV)/bin
+STAMP = $(VENV)/.installed
+JB = $(BIN)/jupyter-book
+
+# Put the venv first on PATH so that every tool, and every kernel they start,
+# is the venv's.
+export PATH := $(abspath $(BIN)):$(PATH)
+
+# Notebook kernels must keep their default inline matplotlib backend: an
+# MPLBACKEND inherited from the shell (Agg, TkAgg, ...) would stop figures from
+# being stored in the notebooks and shown in the book. Plain Python (pytest)
+# gets the non-interactive Agg backend.
+NB_ENV = env -u MPLBACKEND
+
+# Strict nbval compares every stored text output; a sanitize file is only
+# passed when one exists.
+NBVAL_SANITIZE = $(if $(wildcard notebooks/sanitize.cfg),--nbval-sanitize-with notebooks/sanitize.cfg)
+
+.DEFAULT_GOAL := help
+.PHONY: help install book test execute lab data clean distclean cache-check
+
+help:
+	@echo "Targets:"
+	@echo "  make install    create $(VENV) and install requirements.txt (only when they changed)"
+	@echo "  make book       build the HTML book into _build/html (runs changed notebooks)"
+	@echo "  make test       ruff, pytest, nbval on the notebooks, book build with warnings as errors"
+	@echo "  make execute    re-run every notebook in place, refreshing its stored outputs"
+	@echo "  make lab        open the notebooks in JupyterLab"
+	@echo "  make data       regenerate data/ (installs data/requirements.txt)"
+	@echo "  make clean      remove _build/"
+	@echo "  make distclean  remove _build/ and $(VENV)"
+
+# --- environment --------------------------------------------------------------
+
+# Created once: a fresh venv with an up-to-date pip.
+$(PY):
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+
+# Re-run pip only when the requirements or the package metadata change.
+$(STAMP): requirements.txt pyproject.toml | $(PY)
+	$(PY) -m pip install -r requirements.txt
+	touch $@
+
+install: $(STAMP)
+
+# --- notebook execution cache -------------------------------------------------
+
+# jupyter-book caches notebook outputs in _build/.jupyter_cache and re-runs a
+# notebook only when its own code cells change. The notebooks also depend on
+# implementations/ and data/, so hash every file there (paths and contents);
+# when the hash differs from the one stored in _build/.code-hash, drop the
+# cache and the built pages so that every notebook runs again and no figure
+# older than the code survives.
+CODE_HASH = find implementations data -type f -not -path '*/__pycache__/*' -not -name '*.pyc' -print0 2>/dev/null \
+	| LC_ALL=C sort -z | xargs -0 -r sha256sum | sha256sum | cut -d' ' -f1
+
+cache-check: install
+	@mkdir -p _build
+	@new=$$($(CODE_HASH)); old=$$(cat _build/.code-hash 2>/dev/null || true); \
+	if [ "$$new" != "$$old" ]; then \
+		echo "implementations/ or data/ changed: clearing the notebook cache and built pages"; \
+		rm -rf _build/.jupyter_cache _build/.doctrees _build/html _build/jupyter_execute; \
+		echo "$$new" > _build/.code-hash; \
+	fi
+
+# --- book -----------------------------------------------------------------------
+
+book: cache-check
+	$(NB_ENV) $(JB) build .
+	@echo "Book: $(CURDIR)/_build/html/index.html"
+
+# --- tests ----------------------------------------------------------------------
+
+test: cache-check
+	$(BIN)/ruff check implementations tests notebooks data
+	MPLBACKEND=Agg $(BIN)/pytest -p no:cacheprovider tests
+	$(NB_ENV) $(BIN)/pytest --nbval --nbval-current-env -p no:cacheprovider $(NBVAL_SANITIZE) notebooks
+	$(NB_ENV) $(JB) build . -W -n --keep-going --all
+
+# --- notebooks ------------------------------------------------------------------
+
+execute: install
+	$(NB_ENV) $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+		--ExecutePreprocessor.timeout=120 --ExecutePreprocessor.kernel_name=python3 \
+		notebooks/*.ipynb
+
+lab: install
+	$(NB_ENV) $(BIN)/jupyter lab notebooks/
+
+# --- data -----------------------------------------------------------------------
+
+data: install
+	$(PY) -m pip install -r data/requirements.txt
+	$(PY) data/make_data.py
+
+# --- cleaning -------------------------------------------------------------------
+
+clean:
+	rm -rf _build
+
+distclean: clean
+	rm -rf $(VENV)
