@@ -124,7 +124,7 @@ def load_houses(*, data_dir=None):
 
 
 def load_paris_apartments(*, data_dir=None):
-    """Load the 15 illustrative Paris apartments of section 4.1.
+    """Load the 15 illustrative Paris apartments that open chapter 1.
 
     Parameters
     ----------
