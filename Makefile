@@ -84,6 +84,9 @@ test: cache-check
 	$(NB_ENV) $(BIN)/pytest --nbval --nbval-current-env -p no:cacheprovider $(NBVAL_SANITIZE) notebooks
 	$(NB_ENV) $(JB) build . -W -n --keep-going --all
 
+# JupyterLab refuses to start as root (containers, CI machines) unless told to.
+LAB_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
+
 # --- notebooks ------------------------------------------------------------------
 
 execute: install
@@ -92,7 +95,7 @@ execute: install
 		notebooks/*.ipynb
 
 lab: install
-	$(NB_ENV) $(BIN)/jupyter lab notebooks/
+	$(NB_ENV) $(BIN)/jupyter lab $(LAB_ROOT) notebooks/
 
 # --- data -----------------------------------------------------------------------
 
