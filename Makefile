@@ -1,8 +1,11 @@
 # Machine Learning from scratch: build, test and run the book.
-# Needs only python3 (3.11) and make; everything else goes into $(VENV).
+# Needs only python3 (3.11.5 or a later 3.11) and make; everything else goes into $(VENV).
 # `make` alone lists the targets.
 
 VENV ?= .venv
+# The interpreter the venv is made from: Python 3.11, at least 3.11.5 (the
+# pinned soupsieve needs it).
+PYTHON ?= python3
 PY = $(VENV)/bin/python
 BIN = $(VENV)/bin
 STAMP = $(VENV)/.installed
@@ -40,7 +43,10 @@ help:
 
 # Created once: a fresh venv with an up-to-date pip.
 $(PY):
-	python3 -m venv $(VENV)
+	@$(PYTHON) -c 'import sys; sys.exit(not ((3, 11, 5) <= sys.version_info[:3] < (3, 12)))' || { \
+		echo "error: requirements.txt is pinned for Python 3.11.5 or a later 3.11;" \
+		     "$(PYTHON) is $$($(PYTHON) --version 2>&1). Use e.g. make PYTHON=python3.11" >&2; exit 1; }
+	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
 
 # Re-run pip only when the requirements or the package metadata change.
