@@ -67,7 +67,7 @@ def huber(e, delta):
 
 
 def huber_derivative(e, delta):
-    """ψ(e) = e for |e| ≤ δ, δ·sign(e) beyond: large residuals pull with a bounded force."""
+    """ψ(e) = e for |e| ≤ δ, δ·sign(e) beyond, eq. (1.24): large residuals pull with a bounded force."""
     e = _residuals(e)
     delta = check_positive(delta, "delta")
     return np.clip(e, -delta, delta)
@@ -101,10 +101,8 @@ def tukey_bisquare_derivative(e, delta):
 
 
 def _irls_weights(e, loss, delta):
-    """ωᵢ = ψ(eᵢ)/eᵢ, with its limit at e = 0; eq. (1.26)."""
+    """ωᵢ = ψ(eᵢ)/eᵢ, with its limit at e = 0; eq. (1.26). ("mse" never gets here: one solve suffices.)"""
     abs_e = np.abs(e)
-    if loss == "mse":
-        return np.ones_like(e)
     if loss == "mae":
         return 1.0 / np.maximum(abs_e, 1e-8)  # 1/|e|, floored so an exact fit does not divide by zero
     if loss == "huber":
