@@ -70,14 +70,14 @@ def check_w(w, num_features, name="w"):
 
 def check_nonnegative(value, name):
     """A finite real number >= 0 (for example the ridge strength ``l2``)."""
-    if not isinstance(value, numbers.Real) or not np.isfinite(value) or value < 0:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value < 0:
         raise ValueError(f"{name} must be a finite number >= 0; received {value!r}.")
     return float(value)
 
 
 def check_positive(value, name):
     """A finite real number > 0 (for example the learning rate ``eta``)."""
-    if not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= 0:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be a finite number > 0; received {value!r}.")
     return float(value)
 

@@ -8,11 +8,12 @@ truncated copy fails loudly instead of silently changing the book's numbers.
 
 import hashlib
 import math
-from numbers import Real
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from ._validation import check_nonnegative, check_positive_int, check_rng
 
 __all__ = ["DATA_DIR", "load_houses", "load_paris_apartments", "make_sine_data", "verify_checksum"]
 
@@ -166,15 +167,9 @@ def make_sine_data(n, *, noise, rng, x_range=(0.0, 1.0)):
     y : ndarray of shape (N,)
         Targets sin(2πx) + ε, float64.
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n must be a positive integer; received {n!r}. Pass e.g. n=10.")
-    if isinstance(noise, bool) or not isinstance(noise, Real) or not math.isfinite(noise) or noise < 0:
-        raise ValueError(f"noise must be a finite number ≥ 0 (a standard deviation); received {noise!r}.")
-    if not isinstance(rng, np.random.Generator):
-        raise TypeError(
-            f"rng must be a numpy.random.Generator; received {type(rng).__name__} ({rng!r}). "
-            "Pass rng=np.random.default_rng(seed) instead of a seed."
-        )
+    n = check_positive_int(n, "n")
+    noise = check_nonnegative(noise, "noise")
+    rng = check_rng(rng)
     try:
         low, high = (float(v) for v in x_range)
     except (TypeError, ValueError):

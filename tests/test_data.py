@@ -197,13 +197,14 @@ def test_sine_residuals_have_the_requested_spread(noise):
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"n": 0}, ValueError, r"n must be a positive integer; received 0"),
-        ({"n": 2.5}, ValueError, r"n must be a positive integer; received 2.5"),
-        ({"n": True}, ValueError, r"n must be a positive integer"),
-        ({"noise": -0.1}, ValueError, r"noise must be a finite number ≥ 0.*received -0.1"),
+        ({"n": 0}, ValueError, r"n must be an integer >= 1; received 0"),
+        ({"n": 2.5}, ValueError, r"n must be an integer >= 1; received 2.5"),
+        ({"n": True}, ValueError, r"n must be an integer >= 1; received True"),
+        ({"noise": -0.1}, ValueError, r"noise must be a finite number >= 0; received -0.1"),
         ({"noise": float("nan")}, ValueError, r"noise must be a finite number"),
         ({"noise": np.inf}, ValueError, r"noise must be a finite number"),
         ({"noise": "0.1"}, ValueError, r"noise must be a finite number"),
+        ({"noise": True}, ValueError, r"noise must be a finite number >= 0; received True"),
         ({"rng": 0}, TypeError, r"received int.*np\.random\.default_rng\(seed\)"),
         ({"rng": None}, TypeError, r"received NoneType.*np\.random\.default_rng\(seed\)"),
         ({"rng": np.random.RandomState(0)}, TypeError, r"numpy\.random\.Generator"),

@@ -268,7 +268,7 @@ def test_non_finite_w_is_rejected():
         regression.predict(np.ones((3, 1)), np.array([0.0, np.nan]))
 
 
-@pytest.mark.parametrize("eta", [0.0, -0.1, np.nan, "fast"])
+@pytest.mark.parametrize("eta", [0.0, -0.1, np.nan, "fast", True])
 def test_bad_learning_rate(eta):
     with pytest.raises(ValueError, match="eta must be a finite number > 0"):
         regression.gradient_descent(np.ones((3, 1)), np.ones(3), np.zeros(2), eta=eta, num_iters=1)
