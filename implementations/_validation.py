@@ -97,3 +97,39 @@ def check_rng(rng):
             "Pass rng=np.random.default_rng(seed)."
         )
     return rng
+
+
+def check_labels(y, name="y", *, num_classes=None):
+    """Validate class labels: a 1-D array of integers k with 0 <= k < ``num_classes``.
+
+    Booleans count as 0/1 and integer-valued floats (1.0) are accepted; anything else raises
+    ``ValueError`` naming the offending values. Returns an int64 array.
+    """
+    arr = np.asarray(y)
+    if arr.dtype == bool:
+        arr = arr.astype(np.int64)
+    arr = as_finite_array(arr, name, ndim=1)
+    expected = "0 or 1" if num_classes == 2 else (
+        "integers 0, 1, …" if num_classes is None else f"integers 0, …, {num_classes - 1}"
+    )
+    bad = arr[(arr != np.round(arr)) | (arr < 0) | (num_classes is not None and arr >= num_classes)]
+    if bad.size:
+        shown = ", ".join(f"{v:g}" for v in np.unique(bad)[:5])
+        more = f" (and {np.unique(bad).size - 5} more)" if np.unique(bad).size > 5 else ""
+        raise ValueError(
+            f"{name} must hold class labels {expected}; received {bad.size} entries outside that set, "
+            f"with values {shown}{more}. Encode the classes as 0..K-1 first "
+            "(e.g. y = (species == 'Gentoo').astype(int) or np.unique(labels, return_inverse=True)[1])."
+        )
+    return arr.astype(np.int64)
+
+
+def check_X_labels(X, y, *, num_classes=None):
+    """Validate a feature matrix (N, m) and its N class labels (see :func:`check_labels`)."""
+    X = check_X(X)
+    y = check_labels(y, "y", num_classes=num_classes)
+    if y.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"X has {X.shape[0]} rows but y has {y.shape[0]} labels; expected one label per row of X."
+        )
+    return X, y

@@ -1,4 +1,4 @@
-"""Data sets of the book: two small CSV tables and a synthetic sine curve.
+"""Data sets of the book: three small CSV tables and a synthetic sine curve.
 
 The CSV files live in the repository's ``data/`` folder next to a ``SHA256SUMS`` file;
 each loader checks the file against its checksum before reading it, so an edited or
@@ -15,7 +15,15 @@ import pandas as pd
 
 from ._validation import check_nonnegative, check_positive_int, check_rng
 
-__all__ = ["DATA_DIR", "load_houses", "load_paris_apartments", "make_sine_data", "verify_checksum"]
+__all__ = [
+    "DATA_DIR",
+    "PENGUIN_SPECIES",
+    "load_houses",
+    "load_paris_apartments",
+    "load_penguins",
+    "make_sine_data",
+    "verify_checksum",
+]
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 CHECKSUM_FILE = "SHA256SUMS"
@@ -33,6 +41,20 @@ PARIS_DTYPES = {
     "district": "int64",  # Paris arrondissement, 1..20
     "price_eur": "int64",  # price, euros
 }
+
+PENGUIN_DTYPES = {
+    "species": "str",  # Adelie, Chinstrap or Gentoo
+    "island": "str",  # Biscoe, Dream or Torgersen (Palmer Archipelago, Antarctica)
+    "bill_length_mm": "float64",  # culmen length, mm
+    "bill_depth_mm": "float64",  # culmen depth, mm
+    "flipper_length_mm": "float64",  # mm (whole numbers; float because two rows are missing)
+    "body_mass_g": "float64",  # g (whole numbers; idem)
+    "sex": "str",  # female, male, or missing
+    "year": "int64",  # year of the study, 2007-2009
+}
+PENGUIN_MEASUREMENTS = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g"]
+# Class index k of each species in the book: y = k means PENGUIN_SPECIES[k].
+PENGUIN_SPECIES = ("Adelie", "Chinstrap", "Gentoo")
 
 
 def _restore_hint(name):
@@ -144,6 +166,42 @@ def load_paris_apartments(*, data_dir=None):
         If the file is missing or does not match its checksum (see :func:`verify_checksum`).
     """
     return _load_csv("paris_apartments.csv", PARIS_DTYPES, data_dir)
+
+
+def load_penguins(*, drop_missing=True, data_dir=None):
+    """Load the Palmer penguins: 344 birds of three species measured in 2007–2009 (Gorman et al., 2014).
+
+    Two of the 344 rows (one Adelie, one Gentoo) have no measurement at all, only species, island
+    and year. By default they are dropped, which leaves 342 birds with all four measurements; nine
+    of those have no recorded sex (``sex`` is missing), which the book never uses as a feature.
+
+    Parameters
+    ----------
+    drop_missing : bool, default True
+        Drop the two rows without measurements. ``False`` returns all 344 rows as shipped.
+    data_dir : str or pathlib.Path, optional
+        Folder holding ``penguins.csv`` and ``SHA256SUMS``; defaults to the repository's ``data/``.
+
+    Returns
+    -------
+    penguins : pandas.DataFrame of shape (342, 8), or (344, 8) with ``drop_missing=False``
+        ``species`` (str, one of :data:`PENGUIN_SPECIES`), ``island`` (str), ``bill_length_mm``,
+        ``bill_depth_mm``, ``flipper_length_mm`` (float, mm), ``body_mass_g`` (float, g),
+        ``sex`` (str or missing) and ``year`` (int). The index runs 0, 1, … after dropping.
+
+    Raises
+    ------
+    FileNotFoundError, ValueError
+        If the file is missing or does not match its checksum (see :func:`verify_checksum`).
+    TypeError
+        If ``drop_missing`` is not a bool.
+    """
+    if not isinstance(drop_missing, bool):
+        raise TypeError(f"drop_missing must be True or False; received {drop_missing!r}.")
+    penguins = _load_csv("penguins.csv", PENGUIN_DTYPES, data_dir)
+    if drop_missing:
+        penguins = penguins.dropna(subset=PENGUIN_MEASUREMENTS).reset_index(drop=True)
+    return penguins
 
 
 def make_sine_data(n, *, noise, rng, x_range=(0.0, 1.0)):

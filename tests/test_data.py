@@ -11,15 +11,17 @@ import pytest
 
 from implementations.data import (
     DATA_DIR,
+    PENGUIN_SPECIES,
     load_houses,
     load_paris_apartments,
+    load_penguins,
     make_sine_data,
     verify_checksum,
 )
 
 REPO_DATA = Path(__file__).resolve().parents[1] / "data"
-CSV_FILES = ["houses.csv", "paris_apartments.csv"]
-LOADERS = {"houses.csv": load_houses, "paris_apartments.csv": load_paris_apartments}
+CSV_FILES = ["houses.csv", "paris_apartments.csv", "penguins.csv"]
+LOADERS = {"houses.csv": load_houses, "paris_apartments.csv": load_paris_apartments, "penguins.csv": load_penguins}
 RESTORE = r"(git checkout -- data/|make data)"
 
 
@@ -98,6 +100,38 @@ def test_load_paris_apartments_matches_the_printed_table():
     assert (apartments["price_eur"] / apartments["living_area_m2"]).between(4000, 7000).all()  # €/m²
 
 
+def test_load_penguins_drops_only_the_two_rows_without_measurements():
+    everything = load_penguins(drop_missing=False)
+    penguins = load_penguins()
+    assert everything.shape == (344, 8)
+    assert penguins.shape == (342, 8)
+    measurements = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g"]
+    assert everything[measurements].isna().all(axis=1).sum() == 2  # rows with nothing measured
+    assert not penguins[measurements].isna().any().any()
+    assert penguins["sex"].isna().sum() == 9  # kept: the book never uses sex as a feature
+    assert list(penguins.index) == list(range(342))
+    assert penguins["species"].value_counts().to_dict() == {"Adelie": 151, "Gentoo": 123, "Chinstrap": 68}
+
+
+def test_penguins_columns_dtypes_and_first_row():
+    penguins = load_penguins()
+    assert list(penguins.columns) == [
+        "species", "island", "bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g", "sex", "year"
+    ]
+    first = penguins.iloc[0]
+    assert (first["species"], first["island"], first["sex"], first["year"]) == ("Adelie", "Torgersen", "male", 2007)
+    assert first[["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g"]].tolist() == [
+        39.1, 18.7, 181.0, 3750.0
+    ]
+    assert set(penguins["species"]) == set(PENGUIN_SPECIES)
+    assert penguins["year"].between(2007, 2009).all()
+
+
+def test_load_penguins_rejects_a_non_bool_flag():
+    with pytest.raises(TypeError, match=r"drop_missing must be True or False; received 'yes'"):
+        load_penguins(drop_missing="yes")
+
+
 @pytest.mark.parametrize("name", CSV_FILES)
 def test_loader_reads_from_data_dir(data_copy, name):
     pd.testing.assert_frame_equal(LOADERS[name](data_dir=data_copy), LOADERS[name]())
@@ -125,8 +159,8 @@ def test_truncated_file_raises(data_copy, name):
 def test_edited_value_raises(data_copy, name):
     path = data_copy / name
     lines = path.read_text().splitlines(keepends=True)
-    first_value = lines[1].split(",")[0]
-    lines[1] = lines[1].replace(first_value, str(int(float(first_value)) + 1), 1)  # one number changed
+    numeric = [v for v in lines[1].split(",") if v.replace(".", "").isdigit()][0]  # first numeric field
+    lines[1] = lines[1].replace(numeric, str(int(float(numeric)) + 1), 1)  # one number changed
     path.write_text("".join(lines))
     with pytest.raises(ValueError, match=rf"{name}.*edited or truncated.*{RESTORE}"):
         LOADERS[name](data_dir=data_copy)
@@ -305,3 +339,28 @@ def test_make_data_writes_a_valid_checksum_file(tmp_path):
         shutil.copy(REPO_DATA / name, tmp_path / name)
     make_data.write_checksums([tmp_path / name for name in reversed(CSV_FILES)], tmp_path / "SHA256SUMS")
     assert (tmp_path / "SHA256SUMS").read_bytes() == (REPO_DATA / "SHA256SUMS").read_bytes()
+
+
+def test_make_data_reproduces_penguins_csv_byte_for_byte(tmp_path):
+    pytest.importorskip("palmerpenguins")  # only maintainers regenerating data/ have it
+    make_data.write_csv(make_data.derive_penguins(make_data.load_raw_penguins()), tmp_path / "penguins.csv")
+    assert (tmp_path / "penguins.csv").read_bytes() == (REPO_DATA / "penguins.csv").read_bytes()
+
+
+def test_penguins_csv_round_trips_through_write_csv(tmp_path):
+    """Reading the shipped file and writing it again gives the same bytes (missing values included)."""
+    raw = load_penguins(drop_missing=False)
+    make_data.write_csv(make_data.derive_penguins(raw), tmp_path / "penguins.csv")
+    assert (tmp_path / "penguins.csv").read_bytes() == (REPO_DATA / "penguins.csv").read_bytes()
+
+
+def test_check_penguins_rejects_broken_tables():
+    raw = load_penguins(drop_missing=False)
+    broken = raw.copy()
+    broken.loc[0, "bill_depth_mm"] = np.nan  # one measurement missing on its own
+    broken.loc[1, "species"] = "Emperor"
+    broken.loc[2, "body_mass_g"] = 40.0  # kilograms typed as grams
+    with pytest.raises(ValueError, match=r"1 rows miss some but not all.*species in.*body_mass_g in 2000-7000"):
+        make_data.check_penguins(broken)
+    with pytest.raises(ValueError, match=r"343 rows, expected 344"):
+        make_data.check_penguins(raw.iloc[1:])

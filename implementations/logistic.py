@@ -1,0 +1,296 @@
+"""Logistic regression: the sigmoid, the cross-entropy cost, gradient descent and Newton's method.
+
+Chapter 2 of the book. Conventions are those of chapter 1:
+
+* ``X`` has shape (N, m): N examples, m raw features, **no** bias column;
+* ``w`` has shape (m + 1,): ``w[0]`` is the bias, ``w[1:]`` multiply the columns of ``X``;
+* ``y`` holds class labels 0 or 1 (booleans and integer-valued floats are accepted).
+
+The perceptron, softmax regression and the classification metrics live in their own modules and
+are re-exported here, so ``from implementations import logistic`` gives the whole chapter.
+"""
+
+import numpy as np
+
+from ._validation import check_nonnegative, check_positive, check_positive_int, check_w, check_X, check_X_labels
+from .metrics import accuracy, confusion_matrix, precision_recall_f1
+from .perceptron import perceptron
+from .regression import add_bias
+from .softmax import (
+    fit_softmax,
+    one_hot,
+    softmax,
+    softmax_cost,
+    softmax_gradient,
+    softmax_predict,
+    softmax_predict_proba,
+)
+
+__all__ = [
+    "sigmoid",
+    "predict_proba",
+    "predict",
+    "logistic_cost",
+    "logistic_gradient",
+    "logistic_hessian",
+    "fit_logistic",
+    "fit_logistic_newton",
+    # re-exported from perceptron, softmax and metrics
+    "perceptron",
+    "softmax",
+    "one_hot",
+    "softmax_cost",
+    "softmax_gradient",
+    "fit_softmax",
+    "softmax_predict_proba",
+    "softmax_predict",
+    "accuracy",
+    "confusion_matrix",
+    "precision_recall_f1",
+]
+
+
+def sigmoid(z):
+    """The logistic sigmoid σ(z) = 1 / (1 + e^(−z)), eq. (2.1), without overflow.
+
+    For z ≥ 0 it evaluates 1 / (1 + e^(−z)) and for z < 0 the equal e^z / (1 + e^z), so ``exp``
+    only ever sees −|z| ≤ 0: no overflow warning, and the limits σ(±∞) = 1, 0 come out exactly.
+
+    Parameters
+    ----------
+    z : float or array_like of any shape
+        Logits; ±inf are allowed, NaN is not.
+
+    Returns
+    -------
+    s : float or ndarray of the shape of ``z``
+        Values in [0, 1].
+    """
+    z_arr = np.asarray(z, dtype=np.float64)
+    if np.isnan(z_arr).any():
+        raise ValueError(
+            f"z contains {int(np.isnan(z_arr).sum())} NaN value(s); expected numbers (±inf allowed). "
+            "Check the weights and features that produced the logits."
+        )
+    e = np.exp(-np.abs(z_arr))  # e^(−|z|) in [0, 1]: never overflows
+    s = np.where(z_arr >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+    return float(s) if s.ndim == 0 else s
+
+
+def predict_proba(X, w):
+    """Probability of class 1, μ = σ(Φw), eq. (2.2).
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    w : array_like of shape (m + 1,)
+        ``w[0]`` is the bias.
+
+    Returns
+    -------
+    mu : ndarray of shape (N,)
+    """
+    X = check_X(X)
+    w = check_w(w, X.shape[1])
+    return sigmoid(w[0] + X @ w[1:])  # (N,)
+
+
+def predict(X, w, *, threshold=0.5):
+    """Class labels ŷ = 1 if σ(wᵀφ) ≥ τ else 0, eq. (2.3).
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    w : array_like of shape (m + 1,)
+    threshold : float, default 0.5
+        The threshold τ, strictly between 0 and 1.
+
+    Returns
+    -------
+    y_hat : ndarray of shape (N,), int64
+    """
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.0 < threshold < 1.0:
+        raise ValueError(f"threshold must be a number strictly between 0 and 1; received {threshold!r}.")
+    return (predict_proba(X, w) >= threshold).astype(np.int64)
+
+
+def _logits(X, y, w, l2):
+    """Shared checks of the cost, gradient and Hessian; returns X, y, w, λ, Φ and z = Φw."""
+    X, y = check_X_labels(X, y, num_classes=2)
+    w = check_w(w, X.shape[1])
+    l2 = check_nonnegative(l2, "l2")
+    Phi = add_bias(X)  # (N, m + 1)
+    return X, y, w, l2, Phi, Phi @ w  # z: (N,)
+
+
+def logistic_cost(X, y, w, *, l2=0.0):
+    """Mean binary cross-entropy, eq. (2.5), plus the penalty (λ / 2N) Σ_{j≥1} w_j², eq. (2.11).
+
+    Each example's loss is computed from its logit z = wᵀφ as log(1 + e^z) − y z, eq. (2.6),
+    which equals −[y log μ + (1 − y) log(1 − μ)] but stays finite (≈ |z|) for a confident
+    mistake, where μ would round to exactly 0 or 1.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    y : array_like of shape (N,)
+        Labels 0 or 1.
+    w : array_like of shape (m + 1,)
+    l2 : float, default 0.0
+        Regularization strength λ ≥ 0; the bias is not penalized.
+
+    Returns
+    -------
+    J : float
+    """
+    X, y, w, l2, Phi, z = _logits(X, y, w, l2)
+    N = X.shape[0]
+    loss = np.logaddexp(0.0, z) - y * z  # (N,) log(1 + e^z) − y z, eq. (2.6)
+    return float(loss.mean() + 0.5 * l2 / N * (w[1:] @ w[1:]))
+
+
+def logistic_gradient(X, y, w, *, l2=0.0):
+    """Gradient of :func:`logistic_cost`, ∇J = (1/N) Φᵀ(μ − y) + (λ/N) I′w, eq. (2.7).
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    y : array_like of shape (N,)
+        Labels 0 or 1.
+    w : array_like of shape (m + 1,)
+    l2 : float, default 0.0
+        I′ = diag(0, 1, …, 1) leaves the bias unpenalized.
+
+    Returns
+    -------
+    grad : ndarray of shape (m + 1,)
+    """
+    X, y, w, l2, Phi, z = _logits(X, y, w, l2)
+    N = X.shape[0]
+    grad = Phi.T @ (sigmoid(z) - y) / N  # (m + 1,): the error μ − y weighs each φ⁽ⁱ⁾
+    grad[1:] += l2 / N * w[1:]
+    return grad
+
+
+def logistic_hessian(X, y, w, *, l2=0.0):
+    """Hessian of :func:`logistic_cost`, H = (1/N) ΦᵀRΦ + (λ/N) I′ with R = diag(μ(1 − μ)), eq. (2.8).
+
+    ``y`` is only validated: the Hessian of the cross-entropy does not depend on the labels.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    y : array_like of shape (N,)
+    w : array_like of shape (m + 1,)
+    l2 : float, default 0.0
+
+    Returns
+    -------
+    H : ndarray of shape (m + 1, m + 1)
+        Symmetric and positive semi-definite (definite when λ > 0 or Φ has full column rank).
+    """
+    X, y, w, l2, Phi, z = _logits(X, y, w, l2)
+    N = X.shape[0]
+    mu = sigmoid(z)  # (N,)
+    r = mu * (1.0 - mu)  # (N,) diagonal of R: the variance of each Bernoulli label
+    H = (Phi.T * r) @ Phi / N  # (m + 1, m + 1) = ΦᵀRΦ / N without forming R
+    H[1:, 1:] += l2 / N * np.eye(X.shape[1])
+    return H
+
+
+def fit_logistic(X, y, *, eta, num_iters, l2=0.0, w_init=None):
+    """Batch gradient descent w ← w − η∇J(w) on the cross-entropy cost, eqs. (2.5) and (2.7).
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+        Raw features; standardize them first for a fast, well-conditioned descent.
+    y : array_like of shape (N,)
+        Labels 0 or 1.
+    eta : float
+        Learning rate η > 0. The cost is (1/4)-smooth in the standardized case, so η up to about 4
+        is safe there.
+    num_iters : int
+        Number of updates.
+    l2 : float, default 0.0
+        Regularization strength λ. Without it, on linearly separable data the cost has no minimum
+        and the weights grow for ever.
+    w_init : array_like of shape (m + 1,), optional
+        Starting weights (not modified); zeros by default.
+
+    Returns
+    -------
+    w : ndarray of shape (m + 1,)
+    cost_history : ndarray of shape (num_iters,)
+        Entry k is the cost after update k + 1.
+
+    Raises
+    ------
+    ValueError
+        If the cost grows: the learning rate is too large.
+    """
+    X, y = check_X_labels(X, y, num_classes=2)
+    eta = check_positive(eta, "eta")
+    num_iters = check_positive_int(num_iters, "num_iters")
+    l2 = check_nonnegative(l2, "l2")
+    w = np.zeros(X.shape[1] + 1) if w_init is None else check_w(w_init, X.shape[1], name="w_init").copy()
+
+    cost_prev = logistic_cost(X, y, w, l2=l2)
+    cost_history = np.empty(num_iters)
+    for k in range(num_iters):
+        w -= eta * logistic_gradient(X, y, w, l2=l2)
+        cost = logistic_cost(X, y, w, l2=l2)
+        # The cost is convex and smooth, so a small enough step never increases it.
+        if cost > cost_prev * (1 + 1e-9) + 1e-300:
+            raise ValueError(
+                f"gradient descent diverged at update {k + 1}: the cost rose from {cost_prev:.4g} to {cost:.4g}. "
+                f"The learning rate eta={eta:g} is too large; try eta={eta / 10:g} or standardize the features."
+            )
+        cost_history[k] = cost_prev = cost
+    return w, cost_history
+
+
+def fit_logistic_newton(X, y, *, l2=0.0, num_iters):
+    """Newton's method w ← w − H⁻¹∇J, eq. (2.9): iteratively reweighted least squares (IRLS).
+
+    Each step solves a weighted least-squares problem with weights μ(1 − μ); near the minimum the
+    number of correct digits roughly doubles per step. It stops early once a step changes no
+    weight by more than 1e-12 (relative).
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    y : array_like of shape (N,)
+        Labels 0 or 1.
+    l2 : float, default 0.0
+        Regularization strength λ; λ > 0 keeps H invertible on separable data.
+    num_iters : int
+        Maximum number of Newton steps.
+
+    Returns
+    -------
+    w : ndarray of shape (m + 1,)
+
+    Raises
+    ------
+    ValueError
+        If the Hessian becomes singular, which happens when the classes are linearly separable
+        and λ = 0 (the weights run off to infinity and every μ(1 − μ) to 0).
+    """
+    X, y = check_X_labels(X, y, num_classes=2)
+    l2 = check_nonnegative(l2, "l2")
+    num_iters = check_positive_int(num_iters, "num_iters")
+    w = np.zeros(X.shape[1] + 1)
+    for k in range(num_iters):
+        H = logistic_hessian(X, y, w, l2=l2)  # (m + 1, m + 1)
+        if np.linalg.cond(H) > 1e12:
+            raise ValueError(
+                f"the Hessian is singular at Newton step {k + 1} (condition number {np.linalg.cond(H):.2g}); "
+                "expected an invertible one. The classes are probably linearly separable, so without "
+                "regularization the weights grow without bound: pass l2 > 0 (or check for duplicate features)."
+            )
+        step = np.linalg.solve(H, logistic_gradient(X, y, w, l2=l2))  # H⁻¹∇J without an inverse
+        w -= step
+        if np.max(np.abs(step)) <= 1e-12 * (1.0 + np.max(np.abs(w))):
+            break
+    return w

@@ -1,0 +1,243 @@
+"""Softmax regression: K classes, one weight vector per class, the categorical cross-entropy.
+
+Conventions:
+
+* ``X`` has shape (N, m), without a bias column; ``Phi = add_bias(X)`` has shape (N, m + 1);
+* ``W`` has shape (m + 1, K): column k holds the weights w_k of class k, row 0 the K biases;
+* ``y`` holds integer class labels 0, …, K − 1.
+"""
+
+import numpy as np
+
+from ._validation import (
+    as_finite_array,
+    check_labels,
+    check_nonnegative,
+    check_positive,
+    check_positive_int,
+    check_X,
+    check_X_labels,
+)
+from .regression import add_bias
+
+__all__ = [
+    "softmax",
+    "one_hot",
+    "softmax_cost",
+    "softmax_gradient",
+    "fit_softmax",
+    "softmax_predict_proba",
+    "softmax_predict",
+]
+
+
+def _check_W(W, num_features):
+    """Validate a weight matrix of shape (num_features + 1, K) with K >= 2."""
+    W = as_finite_array(W, "W", ndim=2)
+    if W.shape[0] != num_features + 1 or W.shape[1] < 2:
+        raise ValueError(
+            f"W has shape {W.shape} but X has {num_features} feature(s); expected ({num_features + 1}, K) "
+            "with K >= 2 classes: row 0 holds the biases, column k the weights of class k."
+        )
+    return W
+
+
+def softmax(Z, axis=-1):
+    """softmax(z)_k = e^(z_k) / Σ_j e^(z_j) along ``axis``, eq. (2.12).
+
+    The maximum along ``axis`` is subtracted first; this changes nothing mathematically (the
+    factor e^(−max) cancels) but keeps every exponent ≤ 0, so nothing overflows.
+
+    Parameters
+    ----------
+    Z : array_like of any shape with at least one dimension
+        Logits; for a batch, shape (N, K).
+    axis : int, default -1
+        The axis holding the K classes.
+
+    Returns
+    -------
+    P : ndarray of the shape of ``Z``
+        Non-negative, summing to 1 along ``axis``.
+    """
+    Z = np.asarray(Z, dtype=np.float64)
+    if Z.ndim == 0:
+        raise ValueError("Z must have at least one dimension (the classes); received a scalar.")
+    if not np.all(np.isfinite(Z)):
+        raise ValueError(
+            f"Z contains {int(np.sum(~np.isfinite(Z)))} NaN or infinite value(s); expected finite logits."
+        )
+    shifted = Z - Z.max(axis=axis, keepdims=True)  # every entry <= 0
+    E = np.exp(shifted)
+    return E / E.sum(axis=axis, keepdims=True)
+
+
+def _log_softmax(Z):
+    """log softmax(Z) along the last axis, computed without forming the probabilities."""
+    shifted = Z - Z.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+
+
+def one_hot(y, num_classes):
+    """One-hot encoding: row i of the result is e_{y⁽ⁱ⁾}, the target vector t⁽ⁱ⁾ of eq. (2.14).
+
+    Parameters
+    ----------
+    y : array_like of shape (N,)
+        Integer labels 0, …, K − 1.
+    num_classes : int
+        K.
+
+    Returns
+    -------
+    T : ndarray of shape (N, K)
+    """
+    num_classes = check_positive_int(num_classes, "num_classes")
+    y = check_labels(y, "y", num_classes=num_classes)
+    T = np.zeros((y.shape[0], num_classes))
+    T[np.arange(y.shape[0]), y] = 1.0
+    return T
+
+
+def _setup(X, y, W, l2):
+    X = check_X(X)
+    W = _check_W(W, X.shape[1])
+    X, y = check_X_labels(X, y, num_classes=W.shape[1])
+    l2 = check_nonnegative(l2, "l2")
+    Phi = add_bias(X)  # (N, m + 1)
+    return X, y, W, l2, Phi, Phi @ W  # Z: (N, K)
+
+
+def softmax_cost(X, y, W, *, l2=0.0):
+    """Mean categorical cross-entropy, eq. (2.14), plus (λ / 2N) Σ_{j≥1} Σ_k W_jk².
+
+    J(W) = −(1/N) Σᵢ log softmax(Wᵀφ⁽ⁱ⁾)_{y⁽ⁱ⁾}, computed from the logits with log-sum-exp, so a
+    confident mistake costs about the size of its logit gap instead of ``inf``. Row 0 of W (the
+    biases) is not penalized.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    y : array_like of shape (N,)
+        Labels 0, …, K − 1.
+    W : array_like of shape (m + 1, K)
+    l2 : float, default 0.0
+
+    Returns
+    -------
+    J : float
+    """
+    X, y, W, l2, Phi, Z = _setup(X, y, W, l2)
+    N = X.shape[0]
+    log_P = _log_softmax(Z)  # (N, K)
+    return float(-log_P[np.arange(N), y].mean() + 0.5 * l2 / N * np.sum(W[1:] ** 2))
+
+
+def softmax_gradient(X, y, W, *, l2=0.0):
+    """Gradient of :func:`softmax_cost`, ∇_W J = (1/N) Φᵀ(P − T) + (λ/N) I′W, eq. (2.15).
+
+    P holds the predicted probabilities and T the one-hot targets; column k is the logistic
+    gradient of eq. (2.7) with class k against the rest.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    y : array_like of shape (N,)
+    W : array_like of shape (m + 1, K)
+    l2 : float, default 0.0
+
+    Returns
+    -------
+    grad : ndarray of shape (m + 1, K)
+    """
+    X, y, W, l2, Phi, Z = _setup(X, y, W, l2)
+    N, K = X.shape[0], W.shape[1]
+    error = softmax(Z) - one_hot(y, K)  # (N, K): P − T
+    grad = Phi.T @ error / N  # (m + 1, K)
+    grad[1:] += l2 / N * W[1:]
+    return grad
+
+
+def fit_softmax(X, y, *, num_classes, eta, num_iters, l2=0.0):
+    """Batch gradient descent W ← W − η ∇_W J on the softmax cost, from W = 0.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+        Raw features; standardize them first.
+    y : array_like of shape (N,)
+        Labels 0, …, K − 1.
+    num_classes : int
+        K ≥ 2. It is not inferred from ``y``: a class missing from the training labels still gets a column.
+    eta : float
+        Learning rate η > 0.
+    num_iters : int
+    l2 : float, default 0.0
+
+    Returns
+    -------
+    W : ndarray of shape (m + 1, K)
+    cost_history : ndarray of shape (num_iters,)
+        Entry k is the cost after update k + 1.
+
+    Raises
+    ------
+    ValueError
+        If the cost grows: the learning rate is too large.
+    """
+    num_classes = check_positive_int(num_classes, "num_classes")
+    if num_classes < 2:
+        raise ValueError(f"num_classes must be at least 2; received {num_classes}.")
+    X, y = check_X_labels(X, y, num_classes=num_classes)
+    eta = check_positive(eta, "eta")
+    num_iters = check_positive_int(num_iters, "num_iters")
+    l2 = check_nonnegative(l2, "l2")
+    W = np.zeros((X.shape[1] + 1, num_classes))  # (m + 1, K)
+
+    cost_prev = softmax_cost(X, y, W, l2=l2)
+    cost_history = np.empty(num_iters)
+    for k in range(num_iters):
+        W -= eta * softmax_gradient(X, y, W, l2=l2)
+        cost = softmax_cost(X, y, W, l2=l2)
+        if cost > cost_prev * (1 + 1e-9) + 1e-300:
+            raise ValueError(
+                f"gradient descent diverged at update {k + 1}: the cost rose from {cost_prev:.4g} to {cost:.4g}. "
+                f"The learning rate eta={eta:g} is too large; try eta={eta / 10:g} or standardize the features."
+            )
+        cost_history[k] = cost_prev = cost
+    return W, cost_history
+
+
+def softmax_predict_proba(X, W):
+    """Class probabilities P = softmax(ΦW) row by row, eq. (2.13).
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    W : array_like of shape (m + 1, K)
+
+    Returns
+    -------
+    P : ndarray of shape (N, K)
+        Row i sums to 1.
+    """
+    X = check_X(X)
+    W = _check_W(W, X.shape[1])
+    return softmax(add_bias(X) @ W, axis=1)
+
+
+def softmax_predict(X, W):
+    """The most probable class, ŷ = argmax_k (ΦW)_k (the largest logit has the largest probability).
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    W : array_like of shape (m + 1, K)
+
+    Returns
+    -------
+    y_hat : ndarray of shape (N,), int64
+    """
+    X = check_X(X)
+    W = _check_W(W, X.shape[1])
+    return np.argmax(add_bias(X) @ W, axis=1).astype(np.int64)

@@ -1,0 +1,235 @@
+"""Tests of implementations.logistic against finite differences, closed forms and scikit-learn."""
+
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.linear_model import LogisticRegression
+
+from implementations import logistic
+from implementations.gradcheck import check_gradient, numerical_gradient
+
+SHAPES = [(1, 1), (9, 1), (40, 3), (25, 5)]
+
+
+def make_problem(N, m, seed=0, noise=1.0):
+    """Overlapping classes (not separable for noise > 0), so the unregularized optimum exists."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(N, m))  # (N, m)
+    w_true = rng.normal(size=m + 1)  # (m + 1,)
+    y = (w_true[0] + X @ w_true[1:] + noise * rng.logistic(size=N) > 0).astype(np.int64)  # (N,)
+    return X, y, rng
+
+
+def sklearn_weights(X, y, l2):
+    model = LogisticRegression(C=1.0 / l2, tol=1e-12, max_iter=100_000).fit(X, y)
+    return np.r_[model.intercept_, model.coef_.ravel()]
+
+
+# --- the sigmoid ---------------------------------------------------------------------------------
+
+
+def test_sigmoid_matches_its_definition_where_that_is_safe():
+    z = np.linspace(-30, 30, 121)
+    np.testing.assert_allclose(logistic.sigmoid(z), 1.0 / (1.0 + np.exp(-z)), rtol=1e-14)
+
+
+def test_sigmoid_is_exact_at_large_logits_and_silent():
+    z = np.array([-1e4, -800.0, -np.inf, 0.0, 800.0, 1e4, np.inf])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an overflow RuntimeWarning would fail the test
+        s = logistic.sigmoid(z)
+    np.testing.assert_array_equal(s, [0.0, 0.0, 0.0, 0.5, 1.0, 1.0, 1.0])
+
+
+def test_sigmoid_symmetry_and_scalar_input():
+    z = np.random.default_rng(1).normal(scale=5, size=50)
+    np.testing.assert_allclose(logistic.sigmoid(-z), 1.0 - logistic.sigmoid(z), atol=1e-15)
+    assert isinstance(logistic.sigmoid(0.0), float)
+    assert logistic.sigmoid(np.ones((2, 3))).shape == (2, 3)
+
+
+def test_sigmoid_derivative_is_s_times_one_minus_s():
+    z = np.linspace(-6, 6, 25)
+    s = logistic.sigmoid(z)
+    numerical = (logistic.sigmoid(z + 1e-6) - logistic.sigmoid(z - 1e-6)) / 2e-6
+    np.testing.assert_allclose(numerical, s * (1 - s), rtol=1e-7)
+
+
+def test_sigmoid_rejects_nan():
+    with pytest.raises(ValueError, match=r"z contains 1 NaN"):
+        logistic.sigmoid([0.0, np.nan])
+
+
+# --- model, cost, gradient, Hessian ---------------------------------------------------------------
+
+
+def test_predict_proba_and_threshold():
+    X = np.array([[-2.0], [0.0], [3.0]])
+    w = np.array([0.5, 1.0])
+    z = np.array([-1.5, 0.5, 3.5])
+    np.testing.assert_allclose(logistic.predict_proba(X, w), 1 / (1 + np.exp(-z)), rtol=1e-14)
+    np.testing.assert_array_equal(logistic.predict(X, w), [0, 1, 1])
+    np.testing.assert_array_equal(logistic.predict(X, w, threshold=0.7), [0, 0, 1])  # σ(0.5) = 0.62
+    for bad in [0.0, 1.0, -0.1, True, "half"]:
+        with pytest.raises(ValueError, match="threshold must be a number strictly between 0 and 1"):
+            logistic.predict(X, w, threshold=bad)
+
+
+@pytest.mark.parametrize("l2", [0.0, 1.3])
+def test_cost_matches_the_cross_entropy_formula(l2):
+    X, y, rng = make_problem(30, 3)
+    w = rng.normal(size=4)
+    mu = 1 / (1 + np.exp(-(w[0] + X @ w[1:])))
+    expected = -np.mean(y * np.log(mu) + (1 - y) * np.log(1 - mu)) + l2 / (2 * 30) * np.sum(w[1:] ** 2)
+    assert logistic.logistic_cost(X, y, w, l2=l2) == pytest.approx(expected, rel=1e-12)
+
+
+def test_cost_stays_finite_for_a_confident_mistake():
+    X = np.array([[1.0]])
+    w = np.array([0.0, 1000.0])  # logit 1000 for a label 0: μ rounds to exactly 1
+    assert logistic.logistic_cost(X, [0], w) == pytest.approx(1000.0, rel=1e-12)
+    assert logistic.logistic_cost(X, [1], w) == pytest.approx(0.0, abs=1e-300)
+
+
+def test_cost_at_zero_weights_is_log_two():
+    X, y, _ = make_problem(17, 2)
+    assert logistic.logistic_cost(X, y, np.zeros(3)) == pytest.approx(np.log(2), rel=1e-14)
+
+
+@pytest.mark.parametrize("N, m", SHAPES)
+@pytest.mark.parametrize("l2", [0.0, 0.9])
+def test_gradient_matches_finite_differences(N, m, l2):
+    X, y, rng = make_problem(N, m)
+    w = rng.normal(size=m + 1)
+    err = check_gradient(lambda v: logistic.logistic_cost(X, y, v, l2=l2),
+                         lambda v: logistic.logistic_gradient(X, y, v, l2=l2), w)
+    assert err < 1e-6
+
+
+@pytest.mark.parametrize("l2", [0.0, 0.9])
+def test_hessian_matches_finite_differences_of_the_gradient(l2):
+    X, y, rng = make_problem(40, 3)
+    w = rng.normal(size=4)
+    H = logistic.logistic_hessian(X, y, w, l2=l2)
+    numerical = np.array(
+        [numerical_gradient(lambda v, j=j: logistic.logistic_gradient(X, y, v, l2=l2)[j], w) for j in range(4)]
+    )
+    np.testing.assert_allclose(H, numerical, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(H, H.T, atol=1e-15)
+    assert np.linalg.eigvalsh(H).min() > 0
+
+
+def test_gradient_has_the_lms_form():
+    """∇J = Φᵀ(μ − y)/N: the least-squares gradient with the prediction μ in place of Φw."""
+    X, y, rng = make_problem(20, 2)
+    w = rng.normal(size=3)
+    Phi = np.hstack([np.ones((20, 1)), X])
+    mu = logistic.predict_proba(X, w)
+    np.testing.assert_allclose(logistic.logistic_gradient(X, y, w), Phi.T @ (mu - y) / 20, rtol=1e-13)
+
+
+# --- fitting: gradient descent and Newton against scikit-learn -----------------------------------
+
+
+@pytest.mark.parametrize("N, m, l2", [(40, 3, 0.5), (120, 2, 3.0), (25, 5, 0.1)])
+def test_newton_equals_sklearn_to_1e6(N, m, l2):
+    X, y, _ = make_problem(N, m, seed=N)
+    w = logistic.fit_logistic_newton(X, y, l2=l2, num_iters=50)
+    np.testing.assert_allclose(w, sklearn_weights(X, y, l2), atol=1e-6)
+    np.testing.assert_allclose(logistic.logistic_gradient(X, y, w, l2=l2), 0.0, atol=1e-12)
+
+
+@pytest.mark.parametrize("N, m, l2", [(40, 3, 0.5), (120, 2, 3.0)])
+def test_gradient_descent_reaches_sklearn_to_1e4(N, m, l2):
+    X, y, _ = make_problem(N, m, seed=N)
+    w, history = logistic.fit_logistic(X, y, eta=2.0, num_iters=3000, l2=l2)
+    np.testing.assert_allclose(w, sklearn_weights(X, y, l2), atol=1e-4)
+    assert history.shape == (3000,)
+    assert np.all(np.diff(history) <= 1e-15)  # a safe step never raises the cost
+
+
+def test_newton_without_regularization_is_the_maximum_likelihood_fit():
+    X, y, _ = make_problem(200, 2, seed=3)
+    w = logistic.fit_logistic_newton(X, y, num_iters=50)
+    np.testing.assert_allclose(logistic.logistic_gradient(X, y, w), 0.0, atol=1e-12)
+    # with a tiny penalty scikit-learn solves almost the same problem
+    np.testing.assert_allclose(w, sklearn_weights(X, y, 1e-9), atol=1e-5)
+
+
+def test_fit_logistic_starts_from_w_init_without_modifying_it():
+    X, y, _ = make_problem(30, 2)
+    w_init = np.array([0.1, -0.2, 0.3])
+    w, history = logistic.fit_logistic(X, y, eta=1e-12, num_iters=1, w_init=w_init)
+    np.testing.assert_allclose(w, w_init, atol=1e-10)
+    np.testing.assert_array_equal(w_init, [0.1, -0.2, 0.3])
+    assert history[0] == pytest.approx(logistic.logistic_cost(X, y, w_init), rel=1e-9)
+
+
+def test_weights_grow_without_bound_on_separable_data_without_l2():
+    X = np.array([[-2.0], [-1.0], [1.0], [2.0]])
+    y = np.array([0, 0, 1, 1])
+    norms = [np.linalg.norm(logistic.fit_logistic(X, y, eta=1.0, num_iters=n)[0]) for n in (100, 1000, 10000)]
+    assert norms[0] < norms[1] < norms[2]
+    w_l2, _ = logistic.fit_logistic(X, y, eta=1.0, num_iters=10000, l2=1.0)
+    np.testing.assert_allclose(logistic.logistic_gradient(X, y, w_l2, l2=1.0), 0.0, atol=1e-10)
+    assert np.linalg.norm(w_l2) < norms[0]
+
+
+def test_newton_on_separable_data_without_l2_raises():
+    X = np.array([[-2.0], [-1.0], [1.0], [2.0]])
+    with pytest.raises(ValueError, match=r"Hessian is singular.*linearly separable.*l2 > 0"):
+        logistic.fit_logistic_newton(X, [0, 0, 1, 1], num_iters=100)
+
+
+def test_diverging_learning_rate_raises():
+    X, y, _ = make_problem(50, 2)
+    with pytest.raises(ValueError, match=r"diverged at update \d+.*eta=1000 is too large; try eta=100"):
+        logistic.fit_logistic(X * 10, y, eta=1000.0, num_iters=100)
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "y, message",
+    [
+        ([0, 1, 2, 1], r"y must hold class labels 0 or 1; received 1 entries outside that set, with values 2"),
+        ([0, -1, 1, 1], r"values -1\b"),
+        ([0, 0.5, 1, 1], r"values 0.5\b"),
+        ([0, 1, 1], r"X has 4 rows but y has 3 labels"),
+        ([0, np.nan, 1, 1], r"y contains 1 NaN"),
+    ],
+)
+def test_bad_labels_raise(y, message):
+    X = np.zeros((4, 1))
+    for call in (
+        lambda: logistic.logistic_cost(X, y, np.zeros(2)),
+        lambda: logistic.logistic_gradient(X, y, np.zeros(2)),
+        lambda: logistic.fit_logistic(X, y, eta=0.1, num_iters=1),
+        lambda: logistic.fit_logistic_newton(X, y, l2=1.0, num_iters=1),
+    ):
+        with pytest.raises(ValueError, match=message):
+            call()
+
+
+def test_boolean_and_float_labels_are_accepted():
+    X, y, rng = make_problem(20, 2)
+    w = rng.normal(size=3)
+    expected = logistic.logistic_cost(X, y, w)
+    assert logistic.logistic_cost(X, y.astype(bool), w) == expected
+    assert logistic.logistic_cost(X, y.astype(float), w) == expected
+
+
+def test_bad_shapes_and_arguments_raise():
+    X, y, _ = make_problem(10, 2)
+    with pytest.raises(ValueError, match=r"w has 2 entries but X has 2 feature\(s\); expected 3"):
+        logistic.logistic_cost(X, y, np.zeros(2))
+    with pytest.raises(ValueError, match=r"X must be a 2-D array.*reshape\(-1, 1\)"):
+        logistic.predict_proba(X[:, 0], np.zeros(2))
+    with pytest.raises(ValueError, match=r"eta must be a finite number > 0; received -1"):
+        logistic.fit_logistic(X, y, eta=-1, num_iters=10)
+    with pytest.raises(ValueError, match=r"num_iters must be an integer >= 1; received 0"):
+        logistic.fit_logistic_newton(X, y, num_iters=0)
+    with pytest.raises(ValueError, match=r"l2 must be a finite number >= 0; received -0.5"):
+        logistic.logistic_gradient(X, y, np.zeros(3), l2=-0.5)
