@@ -271,6 +271,21 @@ def write_csv(df, path):
     out.to_csv(path, index=False, lineterminator="\n")
 
 
+def check_round_trip(path, expected):
+    """Raise ``ValueError`` unless the CSV at ``path`` reads back as ``expected`` (values, not dtypes)."""
+    found = pd.read_csv(path)
+    same = list(found.columns) == list(expected.columns) and len(found) == len(expected)
+    if same:
+        for column in expected.columns:
+            a, b = found[column], expected[column].reset_index(drop=True)
+            if a.dtype.kind == "f" or b.dtype.kind == "f":
+                same &= bool(np.allclose(a.astype(float), b.astype(float), rtol=0, atol=1e-9, equal_nan=True))
+            else:
+                same &= bool(((a == b) | (a.isna() & b.isna())).all())
+    if not same:
+        raise ValueError(f"{path} does not read back as the table it was written from; check DECIMALS in make_data.py.")
+
+
 def sha256_of(path):
     """Hex SHA-256 digest of the file at ``path``."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
@@ -292,7 +307,9 @@ def main(data_dir=DATA_DIR):
     penguins_path = data_dir / "penguins.csv"
     write_csv(derive_houses(ames), houses_path)
     write_csv(paris_apartments(), paris_path)
-    write_csv(derive_penguins(load_raw_penguins()), penguins_path)
+    penguins = derive_penguins(load_raw_penguins())
+    write_csv(penguins, penguins_path)
+    check_round_trip(penguins_path, penguins)
     paths = [houses_path, paris_path, penguins_path]
     write_checksums(paths, data_dir / "SHA256SUMS")
     print(f"excluded from the Ames population: {excluded}")

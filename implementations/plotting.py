@@ -13,7 +13,17 @@ __all__ = [
     "plot_cost_histories",
     "plot_columns",
     "plot_curves",
+    "scatter_classes",
+    "plot_linear_boundary",
+    "plot_decision_regions",
+    "plot_confusion_matrix",
 ]
+
+# One colour and marker per class, used by every classification figure.
+CLASS_COLORS = ("#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e")
+CLASS_MARKERS = ("o", "s", "^", "D", "v")
+# A legend drawn over a scatter needs a background to stay readable.
+LEGEND_OVER_DATA = {"frameon": True, "framealpha": 0.85, "edgecolor": "none", "fontsize": 9}
 
 
 def use_book_style():
@@ -122,4 +132,128 @@ def plot_curves(ax, x, curves, *, xlabel, ylabel, title=None, logy=False, **kwar
     if title:
         ax.set_title(title)
     ax.legend()
+    return ax
+
+
+def scatter_classes(ax, X, y, *, class_names, xlabel, ylabel, **kwargs):
+    """Scatter two features, one colour and marker per class, with a legend.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    X : array_like of shape (N, 2)
+        The two features drawn on the x and y axes.
+    y : array_like of shape (N,)
+        Integer labels 0, …, K − 1.
+    class_names : sequence of str
+        Name of class k at position k (K names, at most 5).
+    xlabel, ylabel : str
+        Axis labels, with units.
+    **kwargs
+        Passed to every ``ax.scatter`` call.
+    """
+    X = np.asarray(X)
+    y = np.asarray(y)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"X must have shape (N, 2) to be drawn in a plane; received shape {X.shape}.")
+    if len(class_names) > len(CLASS_COLORS):
+        raise ValueError(f"at most {len(CLASS_COLORS)} classes can be drawn; received {len(class_names)} names.")
+    kwargs.setdefault("s", 22)
+    kwargs.setdefault("alpha", 0.8)
+    kwargs.setdefault("edgecolors", "white")
+    kwargs.setdefault("linewidths", 0.4)
+    for k, name in enumerate(class_names):
+        ax.scatter(X[y == k, 0], X[y == k, 1], color=CLASS_COLORS[k], marker=CLASS_MARKERS[k], label=name, **kwargs)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(**LEGEND_OVER_DATA)
+    return ax
+
+
+def plot_linear_boundary(ax, w, *, label=None, **kwargs):
+    """Draw the line w₀ + w₁x₁ + w₂x₂ = 0 across the current axes limits.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Its limits must already be set (draw the data first); they are kept.
+    w : array_like of shape (3,)
+        Bias first, in the units of the plotted axes (see ``preprocessing.unstandardize_weights``).
+    label : str, optional
+    **kwargs
+        Passed to ``ax.plot`` (e.g. ``color``, ``linestyle``).
+    """
+    w = np.asarray(w, dtype=float)
+    if w.shape != (3,) or not np.all(np.isfinite(w)) or (w[1] == 0 and w[2] == 0):
+        raise ValueError(f"w must be 3 finite weights with (w[1], w[2]) != (0, 0); received {w!r}.")
+    xlim, ylim = ax.get_xlim(), ax.get_ylim()
+    kwargs.setdefault("color", "black")
+    if abs(w[2]) * (ylim[1] - ylim[0]) >= abs(w[1]) * (xlim[1] - xlim[0]):  # closer to horizontal: x₂ of x₁
+        x1 = np.array(xlim)
+        x2 = -(w[0] + w[1] * x1) / w[2]
+    else:  # closer to vertical: x₁ of x₂
+        x2 = np.array(ylim)
+        x1 = -(w[0] + w[2] * x2) / w[1]
+    ax.plot(x1, x2, label=label, **kwargs)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    return ax
+
+
+def plot_decision_regions(ax, predict, *, xlim, ylim, num_classes, resolution=300, alpha=0.18):
+    """Shade the plane by the class that ``predict`` assigns to each point.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    predict : callable
+        Maps an array of shape (G, 2) of points, in the units of the axes, to G labels 0, …, K − 1.
+    xlim, ylim : tuple of float
+        The rectangle to shade; it becomes the axes limits.
+    num_classes : int
+        K, so that class k always gets colour k.
+    resolution : int, default 300
+        Grid points per side.
+    alpha : float, default 0.18
+    """
+    from matplotlib.colors import ListedColormap
+
+    g1, g2 = np.meshgrid(np.linspace(*xlim, resolution), np.linspace(*ylim, resolution))  # (R, R) each
+    labels = np.asarray(predict(np.column_stack([g1.ravel(), g2.ravel()]))).reshape(g1.shape)
+    cmap = ListedColormap(CLASS_COLORS[:num_classes])
+    ax.pcolormesh(g1, g2, labels, cmap=cmap, vmin=-0.5, vmax=num_classes - 0.5, alpha=alpha, shading="auto",
+                  rasterized=True)
+    ax.set_xlim(xlim)
+    ax.set_ylim(ylim)
+    return ax
+
+
+def plot_confusion_matrix(ax, C, *, class_names, title=None):
+    """Draw a confusion matrix as a grid of counts, true class down, predicted class across.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    C : array_like of shape (K, K)
+        C[i, j] counts examples of class i predicted as j.
+    class_names : sequence of str
+        K names.
+    title : str, optional
+    """
+    C = np.asarray(C)
+    K = len(class_names)
+    if C.shape != (K, K):
+        raise ValueError(f"C has shape {C.shape} but {K} class names were given; expected shape ({K}, {K}).")
+    ax.imshow(C, cmap="Blues", vmin=0)
+    for i in range(K):
+        for j in range(K):
+            dark = C[i, j] > 0.6 * C.max()
+            ax.text(j, i, str(C[i, j]), ha="center", va="center", color="white" if dark else "black")
+    ax.set_xticks(range(K), class_names)
+    ax.set_yticks(range(K), class_names)
+    ax.set_xlabel("predicted class")
+    ax.set_ylabel("true class")
+    ax.grid(False)
+    if title:
+        ax.set_title(title)
     return ax

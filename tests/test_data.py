@@ -354,6 +354,18 @@ def test_penguins_csv_round_trips_through_write_csv(tmp_path):
     assert (tmp_path / "penguins.csv").read_bytes() == (REPO_DATA / "penguins.csv").read_bytes()
 
 
+def test_round_trip_check_catches_lost_precision(tmp_path):
+    raw = load_penguins(drop_missing=False)
+    path = tmp_path / "penguins.csv"
+    make_data.write_csv(raw, path)
+    make_data.check_round_trip(path, raw)  # the shipped precision loses nothing
+    finer = raw.copy()
+    finer.loc[0, "bill_length_mm"] = 39.14  # a second decimal that DECIMALS would round away
+    make_data.write_csv(finer, path)
+    with pytest.raises(ValueError, match=r"does not read back.*DECIMALS"):
+        make_data.check_round_trip(path, finer)
+
+
 def test_check_penguins_rejects_broken_tables():
     raw = load_penguins(drop_missing=False)
     broken = raw.copy()
