@@ -1,0 +1,449 @@
+"""A small reverse-mode automatic differentiation engine on NumPy arrays.
+
+Chapter 3 of the book. A :class:`Tensor` holds a float64 array and, when it was computed from
+tensors that require gradients, the operation that made it: its parents and a ``backward`` function
+that turns the gradient of a scalar loss with respect to the output into gradients with respect to
+each parent (the chain rule, one local derivative at a time). ``loss.backward()`` visits the graph in
+reverse topological order and accumulates ``.grad`` on the leaves, as PyTorch does.
+
+Every operation works on whole arrays with NumPy broadcasting; when an input was broadcast, its
+gradient is summed back to the input's shape (:func:`_unbroadcast`).
+"""
+
+import contextlib
+
+import numpy as np
+
+__all__ = ["Tensor", "no_grad", "is_grad_enabled", "concatenate", "stack", "where"]
+
+_GRAD_ENABLED = True
+
+
+@contextlib.contextmanager
+def no_grad():
+    """Inside ``with no_grad():`` operations record no graph (for evaluation and optimizer steps)."""
+    global _GRAD_ENABLED
+    previous, _GRAD_ENABLED = _GRAD_ENABLED, False
+    try:
+        yield
+    finally:
+        _GRAD_ENABLED = previous
+
+
+def is_grad_enabled():
+    """False inside :func:`no_grad`."""
+    return _GRAD_ENABLED
+
+
+def _unbroadcast(grad, shape):
+    """Sum ``grad`` over the axes that broadcasting added or stretched, so it gets ``shape``.
+
+    If x of shape (3,) was added to an array of shape (4, 3), each x_j was used 4 times, so its
+    gradient is the sum of the 4 upstream gradients: the sum over the added leading axis.
+    """
+    while grad.ndim > len(shape):  # leading axes added by broadcasting
+        grad = grad.sum(axis=0)
+    for axis, size in enumerate(shape):
+        if size == 1 and grad.shape[axis] != 1:  # axes of length 1 that were stretched
+            grad = grad.sum(axis=axis, keepdims=True)
+    return grad
+
+
+def _as_tensor(value):
+    return value if isinstance(value, Tensor) else Tensor(value)
+
+
+class Tensor:
+    """A float64 array that remembers how it was computed, for reverse-mode differentiation.
+
+    Parameters
+    ----------
+    data : array_like
+        Converted to a float64 ndarray; NaN is refused (±inf is allowed, e.g. for masks).
+    requires_grad : bool, default False
+        Leaves with ``requires_grad=True`` (the parameters) get a ``.grad`` after ``backward``.
+
+    Attributes
+    ----------
+    data : ndarray
+    grad : ndarray of the shape of ``data``, or None
+        Accumulated gradient of the loss; None until a backward pass reaches this leaf.
+    requires_grad : bool
+    """
+
+    __array_priority__ = 100  # ndarray (op) Tensor defers to Tensor's reflected operators
+
+    def __init__(self, data, requires_grad=False):
+        if isinstance(data, Tensor):
+            data = data.data
+        try:
+            array = np.array(data, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"Tensor data must be numeric array-like; received {type(data).__name__} ({exc})") from exc
+        if np.isnan(array).any():
+            raise ValueError(
+                f"Tensor data contains {int(np.isnan(array).sum())} NaN value(s); expected numbers. "
+                "Remove or impute them first."
+            )
+        self.data = array
+        self.grad = None
+        self.requires_grad = bool(requires_grad)
+        self._parents = ()
+        self._backward = None
+        self.op = ""  # name of the operation that produced the tensor ("" for a leaf)
+
+    # --- bookkeeping ------------------------------------------------------------------------
+
+    @staticmethod
+    def _result(data, parents, backward, op):
+        """The output of an operation: a graph node if some parent requires a gradient."""
+        out = Tensor.__new__(Tensor)
+        out.data = np.asarray(data, dtype=np.float64)
+        out.grad = None
+        out.op = op
+        needs_grad = _GRAD_ENABLED and any(p.requires_grad for p in parents)
+        out.requires_grad = needs_grad
+        out._parents = tuple(parents) if needs_grad else ()
+        out._backward = backward if needs_grad else None
+        return out
+
+    @property
+    def shape(self):
+        return self.data.shape
+
+    @property
+    def ndim(self):
+        return self.data.ndim
+
+    @property
+    def size(self):
+        return self.data.size
+
+    def __len__(self):
+        return len(self.data)
+
+    def __repr__(self):
+        grad = ", requires_grad=True" if self.requires_grad else ""
+        return f"Tensor({np.array2string(self.data, precision=4, threshold=20)}{grad})"
+
+    def item(self):
+        """The value of a one-element tensor as a Python float."""
+        if self.data.size != 1:
+            raise ValueError(f"item() needs a tensor with one element; this one has shape {self.shape}.")
+        return float(self.data.reshape(()))
+
+    def numpy(self):
+        """A copy of the data as an ndarray."""
+        return self.data.copy()
+
+    def detach(self):
+        """The same values, cut from the graph (no gradient flows through the result)."""
+        return Tensor(self.data)
+
+    # --- the backward pass ------------------------------------------------------------------
+
+    def _topological_order(self):
+        """Every node this tensor depends on, each after all of its parents; no recursion."""
+        order, visited = [], set()
+        stack = [(self, False)]
+        while stack:
+            node, parents_done = stack.pop()
+            if parents_done:
+                order.append(node)
+                continue
+            if id(node) in visited:
+                continue
+            visited.add(id(node))
+            stack.append((node, True))  # finish the node after its parents
+            stack.extend((parent, False) for parent in node._parents if id(parent) not in visited)
+        return order
+
+    def backward(self, grad=None):
+        """Accumulate d(self)/d(leaf) · ``grad`` into ``.grad`` of every leaf that requires a gradient.
+
+        Parameters
+        ----------
+        grad : array_like of the shape of ``self``, optional
+            Gradient of the final loss with respect to this tensor; defaults to 1 for a scalar.
+        """
+        if not self.requires_grad:
+            raise RuntimeError(
+                "backward() called on a tensor that does not require a gradient: none of its inputs had "
+                "requires_grad=True, or it was computed inside no_grad()."
+            )
+        if grad is None:
+            if self.data.size != 1:
+                raise RuntimeError(
+                    f"backward() without a gradient needs a scalar; this tensor has shape {self.shape}. "
+                    "Reduce it first (e.g. loss.sum() or loss.mean()) or pass grad=."
+                )
+            grad = np.ones_like(self.data)
+        grad = np.asarray(grad.data if isinstance(grad, Tensor) else grad, dtype=np.float64)
+        if grad.shape != self.shape:
+            raise ValueError(f"grad has shape {grad.shape}; expected the tensor's shape {self.shape}.")
+
+        pending = {id(self): grad}  # gradients flowing into nodes not yet visited
+        for node in reversed(self._topological_order()):
+            g = pending.pop(id(node), None)
+            if g is None:
+                continue
+            if not node._parents:  # a leaf: keep the gradient, adding to earlier backward passes
+                node.grad = g.copy() if node.grad is None else node.grad + g
+                continue
+            for parent, parent_grad in zip(node._parents, node._backward(g), strict=True):
+                if parent_grad is None or not parent.requires_grad:
+                    continue
+                key = id(parent)
+                pending[key] = parent_grad if key not in pending else pending[key] + parent_grad
+
+    # --- arithmetic (with broadcasting) -----------------------------------------------------
+
+    def __add__(self, other):
+        other = _as_tensor(other)
+
+        def backward(g):  # ∂(a + b)/∂a = ∂(a + b)/∂b = 1
+            return _unbroadcast(g, self.shape), _unbroadcast(g, other.shape)
+
+        return Tensor._result(self.data + other.data, (self, other), backward, "+")
+
+    def __mul__(self, other):
+        other = _as_tensor(other)
+
+        def backward(g):  # ∂(ab)/∂a = b, ∂(ab)/∂b = a
+            return _unbroadcast(g * other.data, self.shape), _unbroadcast(g * self.data, other.shape)
+
+        return Tensor._result(self.data * other.data, (self, other), backward, "*")
+
+    def __neg__(self):
+        return Tensor._result(-self.data, (self,), lambda g: (-g,), "neg")
+
+    def __sub__(self, other):
+        return self + (-_as_tensor(other))
+
+    def __truediv__(self, other):
+        other = _as_tensor(other)
+
+        def backward(g):  # ∂(a/b)/∂a = 1/b, ∂(a/b)/∂b = −a/b²
+            return (_unbroadcast(g / other.data, self.shape),
+                    _unbroadcast(-g * self.data / other.data**2, other.shape))
+
+        return Tensor._result(self.data / other.data, (self, other), backward, "/")
+
+    def __pow__(self, exponent):
+        if isinstance(exponent, Tensor) or not np.isscalar(exponent):
+            raise TypeError(f"only a constant scalar exponent is supported; received {type(exponent).__name__}.")
+        p = float(exponent)
+
+        def backward(g):  # ∂(xᵖ)/∂x = p xᵖ⁻¹
+            return (g * p * self.data ** (p - 1),)
+
+        return Tensor._result(self.data**p, (self,), backward, f"**{p:g}")
+
+    def __radd__(self, other):
+        return self + other
+
+    def __rmul__(self, other):
+        return self * other
+
+    def __rsub__(self, other):
+        return _as_tensor(other) - self
+
+    def __rtruediv__(self, other):
+        return _as_tensor(other) / self
+
+    def __matmul__(self, other):
+        """Matrix product with NumPy's rules: batched over leading axes, 1-D operands promoted."""
+        other = _as_tensor(other)
+        A, B = self.data, other.data
+        A2 = A[None, :] if A.ndim == 1 else A  # a vector on the left is a row
+        B2 = B[:, None] if B.ndim == 1 else B  # a vector on the right is a column
+        out2 = A2 @ B2  # (..., n, p)
+        shape = list(out2.shape)  # drop the axes that the promotion added
+        if B.ndim == 1:
+            shape.pop(-1)
+        if A.ndim == 1:
+            shape.pop(-1 if B.ndim == 1 else -2)
+
+        def backward(g):  # C = AB: ∂L/∂A = G Bᵀ, ∂L/∂B = Aᵀ G, then undo broadcasting and promotion
+            G2 = np.reshape(g, out2.shape)
+            gA = _unbroadcast(G2 @ np.swapaxes(B2, -1, -2), A2.shape).reshape(A.shape)
+            gB = _unbroadcast(np.swapaxes(A2, -1, -2) @ G2, B2.shape).reshape(B.shape)
+            return gA, gB
+
+        return Tensor._result(out2.reshape(shape), (self, other), backward, "@")
+
+    def __rmatmul__(self, other):
+        return _as_tensor(other) @ self
+
+    # --- reductions -------------------------------------------------------------------------
+
+    def _expand(self, g, axis, keepdims):
+        """Give the gradient of a reduction back the reduced axes, then the input's shape."""
+        if axis is not None and not keepdims:
+            g = np.expand_dims(g, axis)
+        elif axis is None and not keepdims:
+            g = np.reshape(g, (1,) * self.ndim)
+        return np.broadcast_to(g, self.shape)
+
+    def sum(self, axis=None, keepdims=False):
+        def backward(g):  # every summed entry receives the upstream gradient once
+            return (self._expand(g, axis, keepdims).copy(),)
+
+        return Tensor._result(self.data.sum(axis=axis, keepdims=keepdims), (self,), backward, "sum")
+
+    def mean(self, axis=None, keepdims=False):
+        out = self.data.mean(axis=axis, keepdims=keepdims)
+        count = self.data.size // max(np.size(out), 1)  # entries averaged into each output
+
+        def backward(g):
+            return (self._expand(g, axis, keepdims) / count,)
+
+        return Tensor._result(out, (self,), backward, "mean")
+
+    def max(self, axis=None, keepdims=False):
+        """Largest values along ``axis``; the gradient goes to the maxima (split evenly between ties)."""
+        out = self.data.max(axis=axis, keepdims=keepdims)
+
+        def backward(g):
+            peak = self._expand(out, axis, keepdims)
+            is_max = (self.data == peak).astype(np.float64)
+            ties = self._expand(is_max.sum(axis=axis, keepdims=keepdims), axis, keepdims)
+            return (self._expand(g, axis, keepdims) * is_max / ties,)
+
+        return Tensor._result(out, (self,), backward, "max")
+
+    # --- element-wise functions -------------------------------------------------------------
+
+    def exp(self):
+        out = np.exp(self.data)
+        return Tensor._result(out, (self,), lambda g: (g * out,), "exp")  # (eˣ)' = eˣ
+
+    def log(self):
+        return Tensor._result(np.log(self.data), (self,), lambda g: (g / self.data,), "log")  # (log x)' = 1/x
+
+    def sqrt(self):
+        out = np.sqrt(self.data)
+        return Tensor._result(out, (self,), lambda g: (g / (2.0 * out),), "sqrt")  # (√x)' = 1/(2√x)
+
+    def tanh(self):
+        out = np.tanh(self.data)
+        return Tensor._result(out, (self,), lambda g: (g * (1.0 - out**2),), "tanh")  # tanh' = 1 − tanh²
+
+    def sigmoid(self):
+        e = np.exp(-np.abs(self.data))  # never overflows (see logistic.sigmoid)
+        out = np.where(self.data >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+        return Tensor._result(out, (self,), lambda g: (g * out * (1.0 - out),), "sigmoid")  # σ' = σ(1 − σ)
+
+    def relu(self):
+        positive = self.data > 0
+        return Tensor._result(np.where(positive, self.data, 0.0), (self,), lambda g: (g * positive,), "relu")
+
+    def gelu(self):
+        """GELU, tanh approximation: ½x(1 + tanh(√(2/π)(x + 0.044715x³)))."""
+        x = self.data
+        c = np.sqrt(2.0 / np.pi)
+        u = c * (x + 0.044715 * x**3)
+        t = np.tanh(u)
+
+        def backward(g):  # product rule, then the chain rule through tanh(u(x))
+            du = c * (1.0 + 3 * 0.044715 * x**2)
+            return (g * (0.5 * (1.0 + t) + 0.5 * x * (1.0 - t**2) * du),)
+
+        return Tensor._result(0.5 * x * (1.0 + t), (self,), backward, "gelu")
+
+    # --- shape ------------------------------------------------------------------------------
+
+    def reshape(self, *shape):
+        shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
+        return Tensor._result(self.data.reshape(shape), (self,), lambda g: (g.reshape(self.shape),), "reshape")
+
+    def transpose(self, *axes):
+        """Permute the axes as ``np.transpose``; with no arguments, reverse them."""
+        axes = axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
+        axes = tuple(axes) if axes else tuple(reversed(range(self.ndim)))
+        inverse = tuple(np.argsort(axes))  # the permutation that undoes ``axes``
+        return Tensor._result(np.transpose(self.data, axes), (self,), lambda g: (np.transpose(g, inverse),),
+                              "transpose")
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def __getitem__(self, index):
+        """Slices and integer arrays; the backward pass scatter-adds, so repeated indices accumulate."""
+        if isinstance(index, Tensor):
+            index = index.data.astype(np.int64)
+        elif isinstance(index, tuple):
+            index = tuple(i.data.astype(np.int64) if isinstance(i, Tensor) else i for i in index)
+
+        def backward(g):
+            grad = np.zeros_like(self.data)
+            np.add.at(grad, index, g)  # x[[0, 0]] uses x[0] twice: both gradients count
+            return (grad,)
+
+        return Tensor._result(self.data[index], (self,), backward, "index")
+
+    # --- normalizations along an axis ---------------------------------------------------------
+
+    def softmax(self, axis=-1):
+        """exp(x) / Σ exp(x) along ``axis``, computed after subtracting the maximum."""
+        shifted = self.data - self.data.max(axis=axis, keepdims=True)
+        e = np.exp(shifted)
+        s = e / e.sum(axis=axis, keepdims=True)
+
+        def backward(g):  # Jacobian-vector product of softmax: s ⊙ (g − ⟨g, s⟩)
+            return (s * (g - (g * s).sum(axis=axis, keepdims=True)),)
+
+        return Tensor._result(s, (self,), backward, "softmax")
+
+    def log_softmax(self, axis=-1):
+        """x − log Σ exp(x) along ``axis``, stable for large logits."""
+        shifted = self.data - self.data.max(axis=axis, keepdims=True)
+        out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+
+        def backward(g):  # ∂/∂x of x − logsumexp(x): g − softmax(x) Σ g
+            return (g - np.exp(out) * g.sum(axis=axis, keepdims=True),)
+
+        return Tensor._result(out, (self,), backward, "log_softmax")
+
+    def masked_fill(self, mask, value):
+        """Replace the entries where ``mask`` is True by ``value`` (e.g. −inf before a softmax)."""
+        mask = np.asarray(mask.data if isinstance(mask, Tensor) else mask, dtype=bool)
+        out = np.where(mask, value, self.data)
+
+        def backward(g):  # filled entries no longer depend on x
+            return (_unbroadcast(np.where(mask, 0.0, g), self.shape),)
+
+        return Tensor._result(out, (self,), backward, "masked_fill")
+
+
+def concatenate(tensors, axis=0):
+    """Join tensors along an existing axis; each gets its own slice of the gradient back."""
+    tensors = [_as_tensor(t) for t in tensors]
+    ends = np.cumsum([t.shape[axis] for t in tensors])[:-1]
+
+    def backward(g):
+        return tuple(np.split(g, ends, axis=axis))
+
+    return Tensor._result(np.concatenate([t.data for t in tensors], axis=axis), tensors, backward, "concatenate")
+
+
+def stack(tensors, axis=0):
+    """Join tensors of equal shape along a new axis."""
+    tensors = [_as_tensor(t) for t in tensors]
+
+    def backward(g):
+        return tuple(np.moveaxis(g, axis, 0))
+
+    return Tensor._result(np.stack([t.data for t in tensors], axis=axis), tensors, backward, "stack")
+
+
+def where(condition, a, b):
+    """Entries of ``a`` where ``condition`` holds, of ``b`` elsewhere (all three broadcast)."""
+    condition = np.asarray(condition.data if isinstance(condition, Tensor) else condition, dtype=bool)
+    a, b = _as_tensor(a), _as_tensor(b)
+
+    def backward(g):
+        return _unbroadcast(np.where(condition, g, 0.0), a.shape), _unbroadcast(np.where(condition, 0.0, g), b.shape)
+
+    return Tensor._result(np.where(condition, a.data, b.data), (a, b), backward, "where")

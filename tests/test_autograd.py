@@ -1,0 +1,306 @@
+"""Tests of implementations.autograd: every operation's gradient against central finite differences."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from implementations.autograd import Tensor, concatenate, no_grad, stack, where
+
+EPS = 1e-6
+
+
+def numerical_grads(f, arrays, weights):
+    """Central differences of the scalar Σ weights ⊙ f(*arrays) with respect to each array."""
+    grads = []
+    for k, a in enumerate(arrays):
+        g = np.zeros_like(a)
+        for idx in np.ndindex(a.shape):
+            plus = [b.copy() for b in arrays]
+            minus = [b.copy() for b in arrays]
+            plus[k][idx] += EPS
+            minus[k][idx] -= EPS
+            g[idx] = (np.sum(weights * f(*plus)) - np.sum(weights * f(*minus))) / (2 * EPS)
+        grads.append(g)
+    return grads
+
+
+def assert_gradients_match(op, *arrays, seed=0, rtol=1e-5, atol=1e-7):
+    """Backpropagate a random upstream gradient through ``op`` and compare with finite differences."""
+    arrays = [np.asarray(a, dtype=float) for a in arrays]
+    tensors = [Tensor(a, requires_grad=True) for a in arrays]
+    out = op(*tensors)
+    weights = np.random.default_rng(seed).normal(size=out.shape)  # a random direction: L = Σ wᵢ outᵢ
+    (out * weights).sum().backward()
+    expected = numerical_grads(lambda *xs: op(*[Tensor(x) for x in xs]).data, arrays, weights)
+    for t, g in zip(tensors, expected, strict=True):
+        assert t.grad.shape == t.shape
+        np.testing.assert_allclose(t.grad, g, rtol=rtol, atol=atol)
+
+
+def rand(*shape, seed=0, low=-2.0, high=2.0):
+    return np.random.default_rng(seed).uniform(low, high, size=shape)
+
+
+# --- element-wise and broadcasting binary operations, on random shapes --------------------------
+
+BROADCAST_PAIRS = [((3,), (3,)), ((2, 3), (3,)), ((2, 1), (1, 4)), ((4, 1, 3), (2, 3)), ((), (2, 2)), ((2, 3), ())]
+
+
+@pytest.mark.parametrize("shape_a, shape_b", BROADCAST_PAIRS)
+@pytest.mark.parametrize(
+    "op",
+    [lambda a, b: a + b, lambda a, b: a - b, lambda a, b: a * b, lambda a, b: a / b],
+    ids=["add", "sub", "mul", "div"],
+)
+def test_binary_operations_with_broadcasting(op, shape_a, shape_b):
+    a = rand(*shape_a, seed=1)
+    b = rand(*shape_b, seed=2, low=0.5, high=2.0)  # away from 0 for the division
+    assert_gradients_match(op, a, b)
+
+
+shapes = st.lists(st.integers(1, 4), min_size=0, max_size=3).map(tuple)
+
+
+@settings(max_examples=30, deadline=None)
+@given(shape=shapes, drop=st.integers(0, 3), seed=st.integers(0, 10_000))
+def test_broadcast_gradients_have_the_input_shapes(shape, drop, seed):
+    """Property: for any broadcastable pair, a + b and a * b give gradients of a's and b's shapes."""
+    rng = np.random.default_rng(seed)
+    b_shape = tuple(1 if rng.random() < 0.3 else n for n in shape[min(drop, len(shape)):])
+    a, b = rng.normal(size=shape), rng.normal(size=b_shape)
+    assert_gradients_match(lambda x, y: x * y + x, a, b, seed=seed)
+
+
+@pytest.mark.parametrize(
+    "op, low",
+    [
+        (lambda x: -x, -2),
+        (lambda x: x**3, -2),
+        (lambda x: x**0.5, 0.3),
+        (lambda x: x.exp(), -2),
+        (lambda x: x.log(), 0.3),
+        (lambda x: x.sqrt(), 0.3),
+        (lambda x: x.tanh(), -2),
+        (lambda x: x.sigmoid(), -2),
+        (lambda x: x.relu(), -2),
+        (lambda x: x.gelu(), -2),
+        (lambda x: 2.0 / x, 0.3),
+        (lambda x: 3.0 - x, -2),
+    ],
+    ids=["neg", "cube", "pow-half", "exp", "log", "sqrt", "tanh", "sigmoid", "relu", "gelu", "rdiv", "rsub"],
+)
+def test_unary_operations(op, low):
+    x = rand(3, 4, seed=3, low=low)
+    x[np.abs(x) < 1e-3] = 0.5  # relu: keep away from the kink
+    assert_gradients_match(op, x)
+
+
+def test_sigmoid_and_gelu_values():
+    x = np.array([-1e4, -1.0, 0.0, 2.0, 1e4])
+    np.testing.assert_array_equal(Tensor(x).sigmoid().data[[0, 2, 4]], [0.0, 0.5, 1.0])
+    z = np.array([-3.0, -0.5, 0.0, 1.0, 3.0])
+    gelu = 0.5 * z * (1 + np.tanh(np.sqrt(2 / np.pi) * (z + 0.044715 * z**3)))
+    np.testing.assert_allclose(Tensor(z).gelu().data, gelu, rtol=1e-15)
+
+
+# --- matrix products ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "shape_a, shape_b",
+    [((2, 3), (3, 4)), ((5, 2, 3), (3, 4)), ((5, 2, 3), (5, 3, 4)), ((3,), (3, 2)), ((2, 3), (3,)), ((3,), (3,)),
+     ((1, 2, 3), (4, 3, 2))],
+)
+def test_matmul_batched_and_vectors(shape_a, shape_b):
+    a, b = rand(*shape_a, seed=4), rand(*shape_b, seed=5)
+    np.testing.assert_allclose((Tensor(a) @ Tensor(b)).data, a @ b)
+    assert_gradients_match(lambda x, y: x @ y, a, b)
+
+
+def test_matmul_with_plain_arrays_on_either_side():
+    a = Tensor(rand(2, 3), requires_grad=True)
+    m = rand(3, 2, seed=1)
+    (m @ a).sum().backward()
+    np.testing.assert_allclose(a.grad, m.sum(axis=0)[:, None] * np.ones((2, 3)))
+
+
+# --- reductions, shapes, indexing --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 2)])
+@pytest.mark.parametrize("keepdims", [False, True])
+@pytest.mark.parametrize("name", ["sum", "mean", "max"])
+def test_reductions(name, axis, keepdims):
+    x = rand(2, 3, 4, seed=6)  # distinct values: max has no ties
+    assert_gradients_match(lambda t: getattr(t, name)(axis=axis, keepdims=keepdims), x)
+    np.testing.assert_allclose(getattr(Tensor(x), name)(axis=axis, keepdims=keepdims).data,
+                               getattr(x, name)(axis=axis, keepdims=keepdims))
+
+
+def test_max_splits_the_gradient_between_ties():
+    x = Tensor([1.0, 3.0, 3.0], requires_grad=True)
+    x.max().backward()
+    np.testing.assert_array_equal(x.grad, [0.0, 0.5, 0.5])
+
+
+def test_reshape_transpose_and_T():
+    x = rand(2, 3, 4, seed=7)
+    assert_gradients_match(lambda t: t.reshape(4, 6), x)
+    assert_gradients_match(lambda t: t.reshape((6, 4)), x)
+    assert_gradients_match(lambda t: t.transpose(1, 2, 0), x)
+    assert_gradients_match(lambda t: t.transpose((2, 0, 1)), x)
+    assert_gradients_match(lambda t: t.T, x)
+    np.testing.assert_array_equal(Tensor(x).T.data, x.T)
+    np.testing.assert_array_equal(Tensor(x).transpose(1, 2, 0).data, np.transpose(x, (1, 2, 0)))
+
+
+@pytest.mark.parametrize(
+    "index",
+    [np.s_[1], np.s_[:, 1:3], np.s_[::-1, 0], np.s_[[0, 2, 2, 1]], np.s_[np.array([[0, 1], [1, 1]])],
+     np.s_[[0, 0], [1, 1]]],
+    ids=["int", "slice", "reversed", "int-array-repeats", "2d-int-array", "pairs-repeated"],
+)
+def test_indexing_scatter_adds(index):
+    x = rand(3, 4, seed=8)
+    assert_gradients_match(lambda t: t[index], x)
+
+
+def test_embedding_lookup_accumulates_repeated_rows():
+    table = Tensor(np.zeros((4, 2)), requires_grad=True)
+    tokens = np.array([1, 3, 1, 1])
+    table[tokens].sum().backward()
+    np.testing.assert_array_equal(table.grad, [[0, 0], [3, 3], [0, 0], [1, 1]])
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_softmax_and_log_softmax(name, axis):
+    x = rand(3, 4, seed=9, low=-3, high=3)
+    assert_gradients_match(lambda t: getattr(t, name)(axis=axis), x)
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    s = e / e.sum(axis=axis, keepdims=True)
+    expected = s if name == "softmax" else np.log(s)
+    np.testing.assert_allclose(getattr(Tensor(x), name)(axis=axis).data, expected, rtol=1e-12)
+
+
+def test_softmax_is_stable_for_large_logits():
+    x = Tensor([[1000.0, 1001.0, -1000.0]], requires_grad=True)
+    out = x.log_softmax(axis=-1)
+    assert np.all(np.isfinite(out.data))
+    out[0, 1].backward()
+    assert np.all(np.isfinite(x.grad))
+
+
+def test_masked_fill_then_softmax_ignores_masked_entries():
+    x = rand(2, 3, seed=10)
+    mask = np.array([[False, True, False], [False, False, True]])
+    assert_gradients_match(lambda t: t.masked_fill(mask, -5.0), x)
+    t = Tensor(x, requires_grad=True)
+    p = t.masked_fill(mask, -np.inf).softmax(axis=-1)
+    np.testing.assert_array_equal(p.data[mask], 0.0)
+    (p * rand(2, 3, seed=11)).sum().backward()
+    np.testing.assert_array_equal(t.grad[mask], 0.0)
+    assert np.all(np.isfinite(t.grad))
+
+
+def test_masked_fill_broadcasts_its_mask():
+    causal = np.triu(np.ones((3, 3), dtype=bool), k=1)  # (3, 3) mask for (2, 3, 3) scores
+    assert_gradients_match(lambda t: t.masked_fill(causal, 0.0), rand(2, 3, 3, seed=12))
+
+
+def test_concatenate_stack_where():
+    a, b, c = rand(2, 3, seed=13), rand(2, 1, seed=14), rand(2, 3, seed=15)
+    assert_gradients_match(lambda x, y: concatenate([x, y], axis=1), a, b)
+    assert_gradients_match(lambda x, z: stack([x, z], axis=1), a, c)
+    assert_gradients_match(lambda x, z: stack([x, z], axis=-1), a, c)
+    condition = a > 0
+    assert_gradients_match(lambda x, y: where(condition, x, y), a, b)
+
+
+# --- the backward pass -------------------------------------------------------------------------
+
+
+def test_gradients_accumulate_over_reused_nodes():
+    x = Tensor(3.0, requires_grad=True)
+    y = x * x + x  # x used three times
+    y.backward()
+    assert x.grad == pytest.approx(2 * 3.0 + 1)
+
+
+def test_diamond_graph_counts_each_path_once():
+    x = Tensor(2.0, requires_grad=True)
+    a = x * 3.0
+    out = a * a + a.exp()  # a reached twice from out
+    out.backward()
+    assert x.grad == pytest.approx((2 * 6.0 + np.exp(6.0)) * 3.0)
+
+
+def test_gradients_accumulate_over_repeated_backward_calls():
+    x = Tensor([1.0, 2.0], requires_grad=True)
+    loss = (x**2).sum()
+    loss.backward()
+    loss.backward()
+    np.testing.assert_allclose(x.grad, 2 * (2 * x.data))
+    x.grad = None
+    (x**2).sum().backward()
+    np.testing.assert_allclose(x.grad, 2 * x.data)
+
+
+def test_a_graph_5000_operations_deep():
+    x = Tensor(0.5, requires_grad=True)
+    h = x
+    for _ in range(5000):
+        h = (h * 0.999 + 0.001).tanh()
+    h.backward()
+    # the same chain rule by hand, forward in a loop
+    value, derivative = 0.5, 1.0
+    for _ in range(5000):
+        u = value * 0.999 + 0.001
+        value = np.tanh(u)
+        derivative *= 0.999 * (1 - value**2)
+    assert h.item() == pytest.approx(value, rel=1e-12)
+    assert x.grad == pytest.approx(derivative, rel=1e-9)
+
+
+def test_no_grad_records_no_graph():
+    w = Tensor([1.0, 2.0], requires_grad=True)
+    with no_grad():
+        y = (w * 2.0).sum()
+    assert not y.requires_grad
+    with pytest.raises(RuntimeError, match="does not require a gradient.*no_grad"):
+        y.backward()
+    z = (w * 2.0).sum()  # recording is back on outside the block
+    assert z.requires_grad
+
+
+def test_detach_item_numpy():
+    w = Tensor([[1.5]], requires_grad=True)
+    d = (w * 2.0).detach()
+    assert not d.requires_grad
+    assert d.item() == 3.0
+    arr = w.numpy()
+    arr[0, 0] = 99.0
+    assert w.data[0, 0] == 1.5  # numpy() is a copy
+    with pytest.raises(ValueError, match=r"one element; this one has shape \(2,\)"):
+        Tensor([1.0, 2.0]).item()
+
+
+def test_backward_needs_a_scalar_or_a_gradient():
+    x = Tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3.0
+    with pytest.raises(RuntimeError, match=r"needs a scalar; this tensor has shape \(2,\)"):
+        y.backward()
+    y.backward(np.array([1.0, 10.0]))
+    np.testing.assert_allclose(x.grad, [3.0, 30.0])
+    with pytest.raises(ValueError, match=r"grad has shape \(3,\); expected the tensor's shape \(2,\)"):
+        y.backward(np.ones(3))
+
+
+def test_bad_data_raises():
+    with pytest.raises(ValueError, match="1 NaN"):
+        Tensor([1.0, np.nan])
+    with pytest.raises(TypeError, match="numeric array-like"):
+        Tensor("abc")
+    with pytest.raises(TypeError, match="constant scalar exponent"):
+        Tensor(2.0) ** Tensor(3.0)
