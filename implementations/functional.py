@@ -1,0 +1,119 @@
+"""Losses and dropout on :class:`~implementations.autograd.Tensor` values, differentiable end to end."""
+
+import numbers
+
+import numpy as np
+
+from ._validation import check_rng
+from .autograd import Tensor
+
+__all__ = ["cross_entropy", "binary_cross_entropy_with_logits", "mse_loss", "dropout"]
+
+
+def _as_tensor(x):
+    return x if isinstance(x, Tensor) else Tensor(x)
+
+
+def _target_array(targets):
+    return np.asarray(targets.data if isinstance(targets, Tensor) else targets)
+
+
+def cross_entropy(logits, targets, *, ignore_index=None):
+    """Mean of −log softmax(logits)[target] over the targets that are kept, eq. (2.14).
+
+    Parameters
+    ----------
+    logits : Tensor of shape (..., K)
+        Unnormalized scores; the last axis holds the K classes.
+    targets : array_like of int, shape (...)
+        Class indices 0, …, K − 1 (or ``ignore_index``).
+    ignore_index : int, optional
+        Targets equal to it (e.g. padding) contribute nothing and are not counted in the mean.
+
+    Returns
+    -------
+    loss : Tensor of shape ()
+    """
+    logits = _as_tensor(logits)
+    t = _target_array(targets)
+    K = logits.shape[-1]
+    if t.shape != logits.shape[:-1]:
+        raise ValueError(
+            f"targets have shape {t.shape} but logits have shape {logits.shape}; expected targets of shape "
+            f"{logits.shape[:-1]} (one class index per row of logits)."
+        )
+    if t.size and not np.all(t == np.round(t)):
+        raise ValueError("targets must be integer class indices; received non-integer values.")
+    t = t.astype(np.int64).ravel()  # (M,)
+    keep = np.ones_like(t, dtype=bool) if ignore_index is None else t != ignore_index
+    bad = t[keep & ((t < 0) | (t >= K))]
+    if bad.size:
+        raise ValueError(
+            f"targets must lie in 0..{K - 1} (K = {K} classes); received {np.unique(bad)[:5].tolist()}. "
+            "Use ignore_index for padding positions."
+        )
+    if not keep.any():
+        raise ValueError("every target equals ignore_index; there is nothing to average.")
+    log_p = logits.reshape(-1, K).log_softmax(axis=-1)  # (M, K)
+    rows = np.flatnonzero(keep)
+    return -log_p[rows, t[rows]].mean()
+
+
+def binary_cross_entropy_with_logits(logits, targets):
+    """Mean of log(1 + e^z) − t z, eq. (2.6): the binary cross-entropy computed from the logits z.
+
+    log(1 + e^z) is evaluated as relu(z) + log(1 + e^(−|z|)), which never overflows.
+
+    Parameters
+    ----------
+    logits : Tensor of any shape
+    targets : array_like of the same shape, values in [0, 1]
+
+    Returns
+    -------
+    loss : Tensor of shape ()
+    """
+    z = _as_tensor(logits)
+    t = np.asarray(_target_array(targets), dtype=np.float64)
+    if t.shape != z.shape:
+        raise ValueError(f"targets have shape {t.shape}; expected the shape of the logits, {z.shape}.")
+    if np.any((t < 0) | (t > 1)) or np.isnan(t).any():
+        raise ValueError("targets must lie in [0, 1]; received values outside it (or NaN).")
+    neg_abs = -(z.relu() + (-z).relu())  # −|z| built from differentiable pieces
+    softplus = z.relu() + (neg_abs.exp() + 1.0).log()
+    return (softplus - z * t).mean()
+
+
+def mse_loss(prediction, target):
+    """Mean squared error (1/n) Σ (prediction − target)², over every entry."""
+    prediction = _as_tensor(prediction)
+    target = _as_tensor(target)
+    if prediction.shape != target.shape:
+        raise ValueError(
+            f"prediction has shape {prediction.shape} but target has shape {target.shape}; expected equal shapes "
+            "(broadcasting here is almost always a bug)."
+        )
+    return ((prediction - target) ** 2).mean()
+
+
+def dropout(x, p, *, rng, training):
+    """Inverted dropout: zero each entry with probability p and scale the rest by 1/(1 − p).
+
+    The expected value of every entry is unchanged, so nothing needs rescaling at evaluation time,
+    when ``training`` is False and ``x`` is returned as it is.
+
+    Parameters
+    ----------
+    x : Tensor
+    p : float in [0, 1)
+    rng : numpy.random.Generator
+    training : bool
+    """
+    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0.0 <= p < 1.0:
+        raise ValueError(f"p must be a probability in [0, 1); received {p!r}.")
+    x = _as_tensor(x)
+    if not training or p == 0.0:
+        return x
+    rng = check_rng(rng)
+    keep = rng.random(x.shape) >= p  # (same shape as x)
+    return x * (keep / (1.0 - p))

@@ -1,0 +1,207 @@
+"""Layers built on the autograd engine: a Module base class, Linear, Embedding, LayerNorm, MLP, Sequential.
+
+Conventions: a batch of inputs has shape (N, in_features) (or (..., in_features)); ``Linear`` computes
+y = x @ W + b with W of shape (in_features, out_features), so a row vector of features goes in and a
+row comes out, as in the design matrix of chapter 1. All randomness comes from an explicit ``rng``.
+"""
+
+import numpy as np
+
+from ._validation import check_positive, check_positive_int, check_rng
+from .autograd import Tensor
+
+__all__ = ["Module", "Linear", "Embedding", "LayerNorm", "MLP", "Sequential", "ACTIVATIONS"]
+
+# name -> function applied to a Tensor
+ACTIVATIONS = {
+    "relu": Tensor.relu,
+    "tanh": Tensor.tanh,
+    "sigmoid": Tensor.sigmoid,
+    "gelu": Tensor.gelu,
+}
+
+
+class Module:
+    """Base class: finds the parameters among the attributes, in the order they were assigned."""
+
+    training = True
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} must define forward().")
+
+    def _children(self):
+        """(name, value) of the attributes that hold parameters or sub-modules, in assignment order."""
+        for name, value in vars(self).items():
+            if isinstance(value, (Tensor, Module)):
+                yield name, value
+            elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Module) for v in value):
+                for k, module in enumerate(value):
+                    yield f"{name}.{k}", module
+
+    def named_parameters(self, prefix=""):
+        """Yield (dotted name, Tensor) for every parameter, sub-modules included, in a stable order."""
+        for name, value in self._children():
+            if isinstance(value, Tensor):
+                if value.requires_grad:
+                    yield prefix + name, value
+            else:
+                yield from value.named_parameters(prefix=f"{prefix}{name}.")
+
+    def parameters(self):
+        """The parameters as a list, in the order of :meth:`named_parameters`."""
+        return [p for _, p in self.named_parameters()]
+
+    def zero_grad(self):
+        for p in self.parameters():
+            p.grad = None
+
+    def train(self, mode=True):
+        """Switch this module and its sub-modules to training mode (dropout on)."""
+        self.training = bool(mode)
+        for _, value in self._children():
+            if isinstance(value, Module):
+                value.train(mode)
+        return self
+
+    def eval(self):
+        """Switch to evaluation mode."""
+        return self.train(False)
+
+    def state_dict(self):
+        """A copy of every parameter's values, keyed by its dotted name."""
+        return {name: p.data.copy() for name, p in self.named_parameters()}
+
+    def load_state_dict(self, state):
+        """Copy values saved by :meth:`state_dict` into the parameters; names and shapes must match."""
+        own = dict(self.named_parameters())
+        missing, unexpected = sorted(set(own) - set(state)), sorted(set(state) - set(own))
+        if missing or unexpected:
+            raise KeyError(f"state_dict does not match the module: missing {missing}, unexpected {unexpected}.")
+        for name, p in own.items():
+            value = np.asarray(state[name], dtype=np.float64)
+            if value.shape != p.shape:
+                raise ValueError(f"{name} has shape {p.shape}; the state_dict holds shape {value.shape}.")
+            p.data = value.copy()
+            p.grad = None
+
+
+class Linear(Module):
+    """Affine map y = x W + b, with W of shape (in_features, out_features) and b of shape (out_features,).
+
+    Initialization (documented, seeded by ``rng``):
+
+    * ``init="xavier"`` (Glorot and Bengio, 2010): W ~ U(−a, a) with a = √(6 / (in + out)), which keeps
+      the variance of activations and gradients roughly constant through tanh or sigmoid layers;
+    * ``init="he"`` (He et al., 2015): W ~ N(0, 2 / in), the variance that suits ReLU layers, which zero
+      half of their inputs.
+
+    The bias starts at 0.
+    """
+
+    def __init__(self, in_features, out_features, *, bias=True, rng, init="xavier"):
+        fan_in = check_positive_int(in_features, "in_features")
+        fan_out = check_positive_int(out_features, "out_features")
+        rng = check_rng(rng)
+        if init == "xavier":
+            limit = np.sqrt(6.0 / (fan_in + fan_out))
+            W = rng.uniform(-limit, limit, size=(fan_in, fan_out))
+        elif init == "he":
+            W = rng.normal(0.0, np.sqrt(2.0 / fan_in), size=(fan_in, fan_out))
+        else:
+            raise ValueError(f"init must be 'xavier' or 'he'; received {init!r}.")
+        self.W = Tensor(W, requires_grad=True)  # (in, out)
+        self.b = Tensor(np.zeros(fan_out), requires_grad=True) if bias else None  # (out,)
+        self.in_features, self.out_features = fan_in, fan_out
+
+    def forward(self, x):
+        x = x if isinstance(x, Tensor) else Tensor(x)
+        if x.shape[-1] != self.in_features:
+            raise ValueError(
+                f"Linear expects inputs with {self.in_features} features in the last axis; received shape {x.shape}."
+            )
+        y = x @ self.W  # (..., out)
+        return y + self.b if self.b is not None else y
+
+
+class Embedding(Module):
+    """A lookup table: row i of ``W`` (num_embeddings, embedding_dim) is the vector of token i; W ~ N(0, 1)."""
+
+    def __init__(self, num_embeddings, embedding_dim, *, rng):
+        self.num_embeddings = check_positive_int(num_embeddings, "num_embeddings")
+        dim = check_positive_int(embedding_dim, "embedding_dim")
+        self.W = Tensor(check_rng(rng).normal(size=(self.num_embeddings, dim)), requires_grad=True)
+
+    def forward(self, indices):
+        idx = np.asarray(indices.data if isinstance(indices, Tensor) else indices)
+        if idx.size and (not np.all(idx == np.round(idx)) or idx.min() < 0 or idx.max() >= self.num_embeddings):
+            raise ValueError(
+                f"indices must be integers in 0..{self.num_embeddings - 1}; received values from "
+                f"{idx.min()} to {idx.max()}."
+            )
+        return self.W[idx.astype(np.int64)]  # (..., dim): gradient rows scatter-add back into W
+
+
+class LayerNorm(Module):
+    """Normalize the last axis to mean 0 and variance 1, then scale by ``gamma`` and shift by ``beta``.
+
+    y = (x − mean) / √(var + eps) · γ + β with the biased variance (divide by the dimension, not by
+    dimension − 1), as PyTorch does.
+    """
+
+    def __init__(self, dim, *, eps=1e-5):
+        dim = check_positive_int(dim, "dim")
+        self.eps = check_positive(eps, "eps")
+        self.gamma = Tensor(np.ones(dim), requires_grad=True)
+        self.beta = Tensor(np.zeros(dim), requires_grad=True)
+
+    def forward(self, x):
+        mean = x.mean(axis=-1, keepdims=True)
+        centred = x - mean
+        var = (centred**2).mean(axis=-1, keepdims=True)  # biased
+        return centred / (var + self.eps).sqrt() * self.gamma + self.beta
+
+
+class Sequential(Module):
+    """Apply modules (or plain functions of a Tensor) one after the other."""
+
+    def __init__(self, *layers):
+        self.layers = list(layers)
+
+    def _children(self):
+        for k, layer in enumerate(self.layers):
+            if isinstance(layer, Module):
+                yield f"layers.{k}", layer
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+class MLP(Module):
+    """A multilayer perceptron f_M ∘ … ∘ f_1: Linear layers with an activation between them.
+
+    ``sizes = [d_0, d_1, …, d_M]`` gives M layers; layer k maps d_{k−1} features to d_k. The last
+    layer has no activation (it returns logits or regression outputs). Weights are initialized with
+    He's rule for ReLU and GELU and Xavier's for tanh and sigmoid.
+    """
+
+    def __init__(self, sizes, *, activation="relu", rng):
+        sizes = [check_positive_int(s, "sizes[k]") for s in sizes]
+        if len(sizes) < 2:
+            raise ValueError(f"sizes needs at least an input and an output size; received {sizes}.")
+        if activation not in ACTIVATIONS:
+            raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}; received {activation!r}.")
+        rng = check_rng(rng)
+        init = "he" if activation in ("relu", "gelu") else "xavier"
+        self.activation = activation
+        self.layers = [Linear(a, b, rng=rng, init=init) for a, b in zip(sizes[:-1], sizes[1:], strict=True)]
+
+    def forward(self, x):
+        act = ACTIVATIONS[self.activation]
+        for layer in self.layers[:-1]:
+            x = act(layer(x))
+        return self.layers[-1](x)

@@ -1,0 +1,259 @@
+"""Tests of implementations.functional, .nn and .optim."""
+
+import numpy as np
+import pytest
+from tensor_check import assert_gradients_match
+
+from implementations import functional as F
+from implementations import logistic
+from implementations.autograd import Tensor
+from implementations.nn import MLP, Embedding, LayerNorm, Linear, Module, Sequential
+from implementations.optim import SGD, Adam, clip_grad_norm
+
+# --- losses --------------------------------------------------------------------------------------
+
+
+def test_cross_entropy_matches_softmax_cost_and_its_gradient():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(20, 3))
+    y = rng.integers(0, 4, size=20)
+    W = rng.normal(size=(4, 4))
+    Phi = np.hstack([np.ones((20, 1)), X])
+    W_t = Tensor(W, requires_grad=True)
+    loss = F.cross_entropy(Tensor(Phi) @ W_t, y)
+    assert loss.item() == pytest.approx(logistic.softmax_cost(X, y, W), rel=1e-12)
+    loss.backward()
+    np.testing.assert_allclose(W_t.grad, logistic.softmax_gradient(X, y, W), rtol=1e-10)
+
+
+def test_cross_entropy_ignore_index_drops_targets_from_the_mean():
+    rng = np.random.default_rng(1)
+    logits = rng.normal(size=(2, 5, 3))  # (batch, time, classes)
+    targets = np.array([[0, 2, 1, -100, -100], [1, 1, 0, 2, -100]])
+    kept = targets != -100
+    lp = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
+    expected = -np.mean(lp[kept, targets[kept]])
+    assert F.cross_entropy(Tensor(logits), targets, ignore_index=-100).item() == pytest.approx(expected, rel=1e-12)
+    assert_gradients_match(lambda z: F.cross_entropy(z, targets, ignore_index=-100).reshape(1), logits)
+
+
+def test_cross_entropy_rejects_bad_targets():
+    logits = Tensor(np.zeros((3, 4)))
+    with pytest.raises(ValueError, match=r"targets must lie in 0..3 \(K = 4 classes\); received \[4\]"):
+        F.cross_entropy(logits, [0, 4, 1])
+    with pytest.raises(ValueError, match=r"targets have shape \(2,\) but logits have shape \(3, 4\)"):
+        F.cross_entropy(logits, [0, 1])
+    with pytest.raises(ValueError, match="every target equals ignore_index"):
+        F.cross_entropy(logits, [-1, -1, -1], ignore_index=-1)
+
+
+def test_binary_cross_entropy_with_logits_matches_logistic_cost():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(30, 2))
+    y = rng.integers(0, 2, size=30)
+    w = rng.normal(size=3) * 5
+    z = Tensor(np.hstack([np.ones((30, 1)), X]) @ w)
+    assert F.binary_cross_entropy_with_logits(z, y).item() == pytest.approx(logistic.logistic_cost(X, y, w), rel=1e-12)
+    assert_gradients_match(lambda t: F.binary_cross_entropy_with_logits(t, y).reshape(1), z.data)
+    big = F.binary_cross_entropy_with_logits(Tensor([1000.0, -1000.0]), [0.0, 1.0])
+    assert big.item() == pytest.approx(1000.0)
+
+
+def test_mse_loss_and_shape_check():
+    assert F.mse_loss(Tensor([1.0, 2.0]), Tensor([0.0, 4.0])).item() == pytest.approx(2.5)
+    with pytest.raises(ValueError, match=r"prediction has shape \(2, 1\) but target has shape \(2,\)"):
+        F.mse_loss(Tensor([[1.0], [2.0]]), Tensor([0.0, 4.0]))
+
+
+def test_dropout_keeps_the_expectation_and_is_off_in_eval():
+    x = Tensor(np.ones((200, 100)))
+    out = F.dropout(x, 0.3, rng=np.random.default_rng(3), training=True)
+    zero_fraction = np.mean(out.data == 0)
+    assert 0.28 < zero_fraction < 0.32
+    np.testing.assert_allclose(out.data[out.data != 0], 1 / 0.7)
+    assert abs(out.data.mean() - 1.0) < 0.02
+    assert F.dropout(x, 0.3, rng=np.random.default_rng(3), training=False) is x
+    with pytest.raises(ValueError, match=r"p must be a probability in \[0, 1\); received 1.0"):
+        F.dropout(x, 1.0, rng=np.random.default_rng(3), training=True)
+
+
+# --- layers ------------------------------------------------------------------------------------
+
+
+def test_linear_shapes_values_and_initializations():
+    layer = Linear(4, 3, rng=np.random.default_rng(4))
+    x = np.random.default_rng(5).normal(size=(7, 4))
+    out = layer(x)
+    assert out.shape == (7, 3)
+    np.testing.assert_allclose(out.data, x @ layer.W.data + layer.b.data)
+    assert np.abs(layer.W.data).max() <= np.sqrt(6 / 7)  # Xavier bound
+    he = Linear(400, 300, rng=np.random.default_rng(6), init="he")
+    assert he.W.data.std() == pytest.approx(np.sqrt(2 / 400), rel=0.02)
+    assert Linear(2, 2, bias=False, rng=np.random.default_rng(0)).parameters()[0].shape == (2, 2)
+    with pytest.raises(ValueError, match=r"expects inputs with 4 features in the last axis; received shape \(7, 3\)"):
+        layer(np.zeros((7, 3)))
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+        Linear(2, 2, rng=0)
+
+
+def test_mlp_parameters_in_a_stable_order_and_gradients():
+    mlp = MLP([3, 5, 4, 2], activation="tanh", rng=np.random.default_rng(7))
+    names = [name for name, _ in mlp.named_parameters()]
+    assert names == ["layers.0.W", "layers.0.b", "layers.1.W", "layers.1.b", "layers.2.W", "layers.2.b"]
+    assert [p.shape for p in mlp.parameters()] == [(3, 5), (5,), (5, 4), (4,), (4, 2), (2,)]
+    x = np.random.default_rng(8).normal(size=(6, 3))
+    assert mlp(x).shape == (6, 2)
+    W0 = mlp.layers[0].W.data.copy()
+
+    def loss_of_W0(W):
+        mlp.layers[0].W = W
+        return mlp(Tensor(x)).tanh()
+
+    try:
+        assert_gradients_match(loss_of_W0, W0)
+    finally:
+        mlp.layers[0].W = Tensor(W0, requires_grad=True)
+
+
+def test_state_dict_round_trip_and_errors():
+    a = MLP([2, 3, 1], rng=np.random.default_rng(9))
+    b = MLP([2, 3, 1], rng=np.random.default_rng(10))
+    x = np.random.default_rng(11).normal(size=(4, 2))
+    assert not np.allclose(a(x).data, b(x).data)
+    b.load_state_dict(a.state_dict())
+    np.testing.assert_array_equal(a(x).data, b(x).data)
+    state = a.state_dict()
+    state["layers.0.W"][:] = 0.0  # a copy: the model is untouched
+    assert np.any(a.layers[0].W.data != 0)
+    with pytest.raises(KeyError, match=r"missing \['layers.1.b'\]"):
+        b.load_state_dict({k: v for k, v in a.state_dict().items() if k != "layers.1.b"})
+    bad = a.state_dict()
+    bad["layers.0.W"] = np.zeros((3, 3))
+    with pytest.raises(ValueError, match=r"layers.0.W has shape \(2, 3\); the state_dict holds shape \(3, 3\)"):
+        b.load_state_dict(bad)
+
+
+def test_embedding_and_layernorm():
+    emb = Embedding(10, 4, rng=np.random.default_rng(12))
+    tokens = np.array([[1, 2, 1], [9, 0, 1]])
+    out = emb(tokens)
+    assert out.shape == (2, 3, 4)
+    np.testing.assert_array_equal(out.data, emb.W.data[tokens])
+    out.sum().backward()
+    assert emb.W.grad[1].tolist() == [3.0] * 4  # token 1 used three times
+    with pytest.raises(ValueError, match=r"indices must be integers in 0..9; received values from 0 to 10"):
+        emb(np.array([0, 10]))
+
+    ln = LayerNorm(4)
+    x = np.random.default_rng(13).normal(size=(3, 4)) * 5 + 2
+    y = ln(Tensor(x)).data
+    expected = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5)  # biased variance
+    np.testing.assert_allclose(y, expected, rtol=1e-12)
+    assert [n for n, _ in ln.named_parameters()] == ["gamma", "beta"]
+    assert_gradients_match(lambda t: ln(t), x)
+
+
+def test_sequential_train_eval_and_zero_grad():
+    class Noisy(Module):
+        def forward(self, x):
+            return x * (2.0 if self.training else 1.0)
+
+    net = Sequential(Linear(2, 2, rng=np.random.default_rng(14)), Tensor.relu, Noisy())
+    assert [n for n, _ in net.named_parameters()] == ["layers.0.W", "layers.0.b"]
+    x = np.ones((1, 2))
+    train_out = net(x).data
+    net.eval()
+    assert not net.layers[2].training
+    np.testing.assert_allclose(net(x).data * 2, train_out)
+    net(x).sum().backward()
+    assert net.parameters()[0].grad is not None
+    net.zero_grad()
+    assert all(p.grad is None for p in net.parameters())
+
+
+# --- optimizers --------------------------------------------------------------------------------
+
+
+def quadratic_grads(theta):
+    """Gradient of L(θ) = Σ (θ − 1)² · [1, 2, 3]: a fixed problem for the update-rule tests."""
+    return 2 * (theta - 1.0) * np.array([1.0, 2.0, 3.0])
+
+
+def run(optimizer_factory, steps=5):
+    theta = Tensor(np.array([0.5, -1.0, 2.0]), requires_grad=True)
+    opt = optimizer_factory([theta])
+    for _ in range(steps):
+        opt.zero_grad()
+        ((theta - 1.0) ** 2 * np.array([1.0, 2.0, 3.0])).sum().backward()
+        opt.step()
+    return theta.data
+
+
+@pytest.mark.parametrize("momentum, weight_decay", [(0.0, 0.0), (0.9, 0.0), (0.9, 0.01), (0.0, 0.1)])
+def test_sgd_follows_the_written_update_rule(momentum, weight_decay):
+    theta, buf, lr = np.array([0.5, -1.0, 2.0]), None, 0.05
+    for _ in range(5):
+        g = quadratic_grads(theta) + weight_decay * theta
+        if momentum:
+            buf = g if buf is None else momentum * buf + g
+            g = buf
+        theta = theta - lr * g
+    got = run(lambda p: SGD(p, lr, momentum=momentum, weight_decay=weight_decay))
+    np.testing.assert_allclose(got, theta, rtol=1e-14)
+
+
+@pytest.mark.parametrize("weight_decay", [0.0, 0.05])
+def test_adam_follows_the_written_update_rule(weight_decay):
+    theta = np.array([0.5, -1.0, 2.0])
+    m, v, lr, b1, b2, eps = np.zeros(3), np.zeros(3), 0.1, 0.9, 0.999, 1e-8
+    for t in range(1, 6):
+        g = quadratic_grads(theta) + weight_decay * theta
+        m = b1 * m + (1 - b1) * g
+        v = b2 * v + (1 - b2) * g**2
+        theta = theta - lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
+    got = run(lambda p: Adam(p, lr, weight_decay=weight_decay))
+    np.testing.assert_allclose(got, theta, rtol=1e-14)
+
+
+def test_adam_first_step_moves_each_weight_by_lr():
+    got = run(lambda p: Adam(p, 0.01), steps=1)  # m̂/√v̂ = sign(g) at t = 1
+    np.testing.assert_allclose(got, np.array([0.5, -1.0, 2.0]) - 0.01 * np.sign(quadratic_grads(np.array(
+        [0.5, -1.0, 2.0]))), rtol=1e-6)
+
+
+def test_clip_grad_norm():
+    a = Tensor(np.zeros(2), requires_grad=True)
+    b = Tensor(np.zeros(1), requires_grad=True)
+    a.grad, b.grad = np.array([3.0, 0.0]), np.array([4.0])
+    assert clip_grad_norm([a, b], 1.0) == pytest.approx(5.0)
+    np.testing.assert_allclose(np.r_[a.grad, b.grad], np.array([3.0, 0.0, 4.0]) / (5.0 + 1e-6))
+    a.grad = np.array([0.3, 0.0])
+    b.grad = np.array([0.4])
+    clip_grad_norm([a, b], 1.0)
+    np.testing.assert_array_equal(a.grad, [0.3, 0.0])  # under the limit: unchanged
+
+
+def test_optimizers_reject_bad_arguments_and_diverged_gradients():
+    theta = Tensor(np.zeros(2), requires_grad=True)
+    with pytest.raises(ValueError, match="lr must be a finite number > 0"):
+        SGD([theta], -0.1)
+    with pytest.raises(ValueError, match="non-empty list of Tensors with requires_grad=True"):
+        Adam([Tensor(np.zeros(2))])
+    opt = SGD([theta], 0.1)
+    theta.grad = np.array([np.inf, 0.0])
+    with pytest.raises(FloatingPointError, match="loss diverged"):
+        opt.step()
+
+
+def test_mlp_learns_xor():
+    X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+    y = np.array([0, 1, 1, 0])
+    mlp = MLP([2, 8, 2], activation="tanh", rng=np.random.default_rng(15))
+    opt = Adam(mlp.parameters(), 0.05)
+    for _ in range(300):
+        opt.zero_grad()
+        loss = F.cross_entropy(mlp(X), y)
+        loss.backward()
+        opt.step()
+    assert loss.item() < 0.05
+    np.testing.assert_array_equal(mlp(X).data.argmax(axis=1), y)
