@@ -26,7 +26,7 @@ NB_ENV = env -u MPLBACKEND
 NBVAL_SANITIZE = $(if $(wildcard notebooks/sanitize.cfg),--nbval-sanitize-with notebooks/sanitize.cfg)
 
 .DEFAULT_GOAL := help
-.PHONY: help install book test execute lab data clean distclean cache-check
+.PHONY: help install book test execute lab data bench clean distclean cache-check
 
 help:
 	@echo "Targets:"
@@ -36,6 +36,7 @@ help:
 	@echo "  make execute    re-run every notebook in place, refreshing its stored outputs"
 	@echo "  make lab        open the notebooks in JupyterLab"
 	@echo "  make data       regenerate data/ (installs data/requirements.txt)"
+	@echo "  make bench      time the autograd engine (benchmarks print figures; they never fail)"
 	@echo "  make clean      remove _build/"
 	@echo "  make distclean  remove _build/ and $(VENV)"
 
@@ -85,7 +86,7 @@ book: cache-check
 # --- tests ----------------------------------------------------------------------
 
 test: cache-check
-	$(BIN)/ruff check implementations tests notebooks data
+	$(BIN)/ruff check implementations tests notebooks data bench
 	MPLBACKEND=Agg $(BIN)/pytest -p no:cacheprovider tests
 	$(NB_ENV) $(BIN)/pytest --nbval --nbval-current-env -p no:cacheprovider $(NBVAL_SANITIZE) notebooks
 	$(NB_ENV) $(JB) build . -W -n --keep-going --all
@@ -108,6 +109,12 @@ lab: install
 data: install
 	$(PY) -m pip install -r data/requirements.txt
 	$(PY) data/make_data.py
+
+# --- benchmarks -----------------------------------------------------------------
+
+# Timings are measured here and reported, never asserted in tests.
+bench: install
+	for script in bench/bench_*.py; do $(PY) $$script || exit 1; done
 
 # --- cleaning -------------------------------------------------------------------
 
