@@ -22,6 +22,8 @@ __all__ = [
     "load_paris_apartments",
     "load_penguins",
     "make_sine_data",
+    "make_moons",
+    "make_spirals",
     "verify_checksum",
 ]
 
@@ -238,3 +240,75 @@ def make_sine_data(n, *, noise, rng, x_range=(0.0, 1.0)):
     epsilon = noise * rng.standard_normal(n)  # (N,) drawn even for noise=0: rng advances the same way
     y = np.sin(2.0 * np.pi * x) + epsilon  # (N,)
     return x, y
+
+
+def make_moons(n, *, noise, rng):
+    """Two interleaving half circles, a classic problem that no straight line separates.
+
+    Class 0 lies on the upper half of the unit circle centred at (0, 0), class 1 on the lower half of
+    the unit circle centred at (1, 0.5); each point gets isotropic Gaussian noise.
+
+    Parameters
+    ----------
+    n : int
+        Number of points N ≥ 2; class 0 gets ⌈N/2⌉ of them.
+    noise : float
+        Standard deviation of the noise, ≥ 0.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    X : ndarray of shape (N, 2)
+    y : ndarray of shape (N,), int64
+        Labels 0 and 1, class 0 first.
+    """
+    n = check_positive_int(n, "n")
+    if n < 2:
+        raise ValueError(f"n must be at least 2 (one point per class); received {n}.")
+    noise = check_nonnegative(noise, "noise")
+    rng = check_rng(rng)
+    n0 = (n + 1) // 2
+    angle0 = rng.uniform(0.0, np.pi, size=n0)  # (n0,)
+    angle1 = rng.uniform(0.0, np.pi, size=n - n0)  # (n − n0,)
+    upper = np.column_stack([np.cos(angle0), np.sin(angle0)])
+    lower = np.column_stack([1.0 - np.cos(angle1), 0.5 - np.sin(angle1)])
+    X = np.vstack([upper, lower]) + noise * rng.standard_normal((n, 2))  # (N, 2)
+    y = np.r_[np.zeros(n0, dtype=np.int64), np.ones(n - n0, dtype=np.int64)]
+    return X, y
+
+
+def make_spirals(n_per_class, *, num_classes=3, noise, rng, turns=1.0):
+    """Interleaved spiral arms, one per class: r grows from 0 to 1 while the angle turns.
+
+    Arm k is r(cos θ, sin θ) with r uniform on [0, 1] and θ = 2π(turns · r + k/K), plus Gaussian
+    noise of standard deviation ``noise`` on the angle (in radians, scaled by r).
+
+    Parameters
+    ----------
+    n_per_class : int
+    num_classes : int, default 3
+        K ≥ 2 arms.
+    noise : float
+        ≥ 0.
+    rng : numpy.random.Generator
+    turns : float, default 1.0
+        Full turns of each arm; more turns make the problem harder.
+
+    Returns
+    -------
+    X : ndarray of shape (K · n_per_class, 2)
+    y : ndarray of shape (K · n_per_class,), int64
+    """
+    n_per_class = check_positive_int(n_per_class, "n_per_class")
+    num_classes = check_positive_int(num_classes, "num_classes")
+    if num_classes < 2:
+        raise ValueError(f"num_classes must be at least 2; received {num_classes}.")
+    noise = check_nonnegative(noise, "noise")
+    turns = float(check_nonnegative(turns, "turns"))
+    rng = check_rng(rng)
+    r = rng.uniform(0.0, 1.0, size=(num_classes, n_per_class))  # (K, n)
+    k = np.arange(num_classes)[:, None]  # (K, 1)
+    theta = 2 * np.pi * (turns * r + k / num_classes) + noise * rng.standard_normal(r.shape)
+    X = np.stack([r * np.cos(theta), r * np.sin(theta)], axis=-1).reshape(-1, 2)  # (K n, 2)
+    y = np.repeat(np.arange(num_classes, dtype=np.int64), n_per_class)
+    return X, y

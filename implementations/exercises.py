@@ -1,5 +1,7 @@
 """The check behind the exercise cells: compare a reader's function with the package's on random inputs."""
 
+import warnings
+
 import numpy as np
 
 from ._validation import check_positive_int, check_rng
@@ -15,7 +17,8 @@ def _describe(value):
     return repr(value)
 
 
-def check_function(candidate, reference, make_inputs, *, rng, trials=20, rtol=1e-7, atol=1e-9):
+def check_function(candidate, reference, make_inputs, *, rng, trials=20, rtol=1e-7, atol=1e-9,
+                   warnings_as_errors=False):
     """Test ``candidate`` against ``reference`` on inputs of growing size.
 
     Trial k (k = 1, …, ``trials``) calls ``make_inputs(rng, k)``, which returns the positional
@@ -34,6 +37,9 @@ def check_function(candidate, reference, make_inputs, *, rng, trials=20, rtol=1e
     trials : int, default 20
     rtol, atol : float
         Tolerances of ``np.allclose``.
+    warnings_as_errors : bool, default False
+        Fail if ``candidate`` emits any warning (an overflow in ``np.exp``, say): for exercises whose
+        point is numerical stability.
 
     It prints one line: ``pass: …`` when every trial agrees, or a reminder when ``candidate`` still
     raises ``NotImplementedError``.
@@ -50,10 +56,19 @@ def check_function(candidate, reference, make_inputs, *, rng, trials=20, rtol=1e
         args = make_inputs(rng, size)
         expected = reference(*args)
         try:
-            received = candidate(*args)
+            with warnings.catch_warnings():
+                if warnings_as_errors:
+                    warnings.simplefilter("error")
+                received = candidate(*args)
         except NotImplementedError:
             print(f"{name} is not implemented yet: replace `raise NotImplementedError` with your code.")
             return
+        except Warning as warning:
+            shown = "\n".join(f"  argument {i}: {_describe(a)}" for i, a in enumerate(args))
+            raise AssertionError(
+                f"{name} emitted a warning on this input (size {size}), which this exercise does not allow:\n"
+                f"{shown}\n  warning: {type(warning).__name__}: {warning}"
+            ) from None
         received_arr = np.asarray(received, dtype=np.float64)
         expected_arr = np.asarray(expected, dtype=np.float64)
         if received_arr.shape != expected_arr.shape or not np.allclose(

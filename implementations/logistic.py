@@ -28,6 +28,7 @@ from .softmax import (
 
 __all__ = [
     "sigmoid",
+    "log_sigmoid",
     "predict_proba",
     "predict",
     "logistic_cost",
@@ -75,6 +76,25 @@ def sigmoid(z):
     e = np.exp(-np.abs(z_arr))  # e^(−|z|) in [0, 1]: never overflows
     s = np.where(z_arr >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
     return float(s) if s.ndim == 0 else s
+
+
+def log_sigmoid(z):
+    """log σ(z) = min(z, 0) − log(1 + e^(−|z|)), finite and warning-free for any finite z.
+
+    Parameters
+    ----------
+    z : float or array_like of any shape
+
+    Returns
+    -------
+    float or ndarray of the shape of ``z``
+        Values ≤ 0; ≈ z for very negative z, ≈ −e^(−z) for large z.
+    """
+    z_arr = np.asarray(z, dtype=np.float64)
+    if np.isnan(z_arr).any():
+        raise ValueError(f"z contains {int(np.isnan(z_arr).sum())} NaN value(s); expected numbers.")
+    out = np.minimum(z_arr, 0.0) - np.log1p(np.exp(-np.abs(z_arr)))
+    return float(out) if out.ndim == 0 else out
 
 
 def predict_proba(X, w):

@@ -17,13 +17,18 @@ __all__ = [
     "plot_linear_boundary",
     "plot_decision_regions",
     "plot_confusion_matrix",
+    "CLASS_COLORS",
+    "CLASS_MARKERS",
+    "LEGEND_OVER_DATA",
+    "LEGEND_OUTSIDE",
 ]
 
 # One colour and marker per class, used by every classification figure.
 CLASS_COLORS = ("#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e")
 CLASS_MARKERS = ("o", "s", "^", "D", "v")
-# A legend drawn over a scatter needs a background to stay readable.
+# A legend drawn over a scatter needs a background to stay readable; outside the axes it hides nothing.
 LEGEND_OVER_DATA = {"frameon": True, "framealpha": 0.85, "edgecolor": "none", "fontsize": 9}
+LEGEND_OUTSIDE = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "fontsize": 9}
 
 
 def use_book_style():
@@ -135,7 +140,7 @@ def plot_curves(ax, x, curves, *, xlabel, ylabel, title=None, logy=False, **kwar
     return ax
 
 
-def scatter_classes(ax, X, y, *, class_names, xlabel, ylabel, **kwargs):
+def scatter_classes(ax, X, y, *, class_names, xlabel, ylabel, colors=None, markers=None, legend=True, **kwargs):
     """Scatter two features, one colour and marker per class, with a legend.
 
     Parameters
@@ -149,6 +154,11 @@ def scatter_classes(ax, X, y, *, class_names, xlabel, ylabel, **kwargs):
         Name of class k at position k (K names, at most 5).
     xlabel, ylabel : str
         Axis labels, with units.
+    colors, markers : sequence, optional
+        Colour and marker of class k at position k; by default the k-th of ``CLASS_COLORS`` and
+        ``CLASS_MARKERS``. Pass them to keep one colour per species across figures.
+    legend : bool or dict, default True
+        Draw a legend (a dict is passed to ``ax.legend``, e.g. to place it outside the axes).
     **kwargs
         Passed to every ``ax.scatter`` call.
     """
@@ -162,11 +172,14 @@ def scatter_classes(ax, X, y, *, class_names, xlabel, ylabel, **kwargs):
     kwargs.setdefault("alpha", 0.8)
     kwargs.setdefault("edgecolors", "white")
     kwargs.setdefault("linewidths", 0.4)
+    colors = CLASS_COLORS if colors is None else colors
+    markers = CLASS_MARKERS if markers is None else markers
     for k, name in enumerate(class_names):
-        ax.scatter(X[y == k, 0], X[y == k, 1], color=CLASS_COLORS[k], marker=CLASS_MARKERS[k], label=name, **kwargs)
+        ax.scatter(X[y == k, 0], X[y == k, 1], color=colors[k], marker=markers[k], label=name, **kwargs)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.legend(**LEGEND_OVER_DATA)
+    if legend:
+        ax.legend(**(legend if isinstance(legend, dict) else LEGEND_OVER_DATA))
     return ax
 
 
@@ -231,6 +244,9 @@ def plot_decision_regions(ax, predict, *, xlim, ylim, num_classes, resolution=30
 def plot_confusion_matrix(ax, C, *, class_names, title=None):
     """Draw a confusion matrix as a grid of counts, true class down, predicted class across.
 
+    Each cell is shaded by its share of its row (the fraction of class i predicted as j), so the
+    shading shows rates and not class sizes; the number printed is the count.
+
     Parameters
     ----------
     ax : matplotlib.axes.Axes
@@ -244,10 +260,11 @@ def plot_confusion_matrix(ax, C, *, class_names, title=None):
     K = len(class_names)
     if C.shape != (K, K):
         raise ValueError(f"C has shape {C.shape} but {K} class names were given; expected shape ({K}, {K}).")
-    ax.imshow(C, cmap="Blues", vmin=0)
+    rates = C / np.maximum(C.sum(axis=1, keepdims=True), 1)  # (K, K): row i sums to 1
+    ax.imshow(rates, cmap="Blues", vmin=0, vmax=1)
     for i in range(K):
         for j in range(K):
-            dark = C[i, j] > 0.6 * C.max()
+            dark = rates[i, j] > 0.6
             ax.text(j, i, str(C[i, j]), ha="center", va="center", color="white" if dark else "black")
     ax.set_xticks(range(K), class_names)
     ax.set_yticks(range(K), class_names)

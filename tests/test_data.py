@@ -15,7 +15,9 @@ from implementations.data import (
     load_houses,
     load_paris_apartments,
     load_penguins,
+    make_moons,
     make_sine_data,
+    make_spirals,
     verify_checksum,
 )
 
@@ -376,3 +378,33 @@ def test_check_penguins_rejects_broken_tables():
         make_data.check_penguins(broken)
     with pytest.raises(ValueError, match=r"343 rows, expected 344"):
         make_data.check_penguins(raw.iloc[1:])
+
+
+def test_moons_lie_on_their_half_circles_without_noise():
+    X, y = make_moons(51, noise=0.0, rng=np.random.default_rng(0))
+    assert X.shape == (51, 2) and y.tolist() == [0] * 26 + [1] * 25
+    np.testing.assert_allclose(np.hypot(*X[y == 0].T), 1.0)  # unit circle at the origin
+    np.testing.assert_allclose(np.hypot(X[y == 1, 0] - 1.0, X[y == 1, 1] - 0.5), 1.0)
+    assert (X[y == 0, 1] >= 0).all() and (X[y == 1, 1] <= 0.5).all()
+
+
+def test_moons_and_spirals_are_reproducible_and_validated():
+    a = make_moons(20, noise=0.1, rng=np.random.default_rng(1))
+    b = make_moons(20, noise=0.1, rng=np.random.default_rng(1))
+    np.testing.assert_array_equal(a[0], b[0])
+    with pytest.raises(ValueError, match="n must be at least 2"):
+        make_moons(1, noise=0.1, rng=np.random.default_rng(0))
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+        make_spirals(10, noise=0.1, rng=3)
+    with pytest.raises(ValueError, match="num_classes must be at least 2"):
+        make_spirals(10, num_classes=1, noise=0.1, rng=np.random.default_rng(0))
+
+
+def test_spiral_arms_without_noise():
+    X, y = make_spirals(40, num_classes=3, noise=0.0, rng=np.random.default_rng(2))
+    assert X.shape == (120, 2) and np.bincount(y).tolist() == [40, 40, 40]
+    r = np.hypot(*X.T)
+    assert r.max() <= 1.0
+    theta = np.arctan2(X[:, 1], X[:, 0])
+    expected = 2 * np.pi * (r + y / 3)
+    np.testing.assert_allclose(np.cos(theta - expected), 1.0, atol=1e-9)  # angle matches mod 2π

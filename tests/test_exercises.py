@@ -43,3 +43,19 @@ def test_a_wrong_shape_fails():
 
     with pytest.raises(AssertionError, match="yours:.*shape \\(2,\\)"):
         check_function(my_gradient, regression.compute_gradient, cost_inputs, rng=np.random.default_rng(0))
+
+
+def test_warnings_as_errors_fails_a_function_that_warns():
+    def naive_log_sigmoid(z):
+        return -np.log1p(np.exp(-z))  # overflows for z < -709
+
+    def inputs(rng, size):
+        return (np.array([-1000.0, 0.0, 1000.0]),)
+
+    def reference(z):
+        return -np.logaddexp(0.0, -z)
+
+    with pytest.raises(AssertionError, match=r"(?s)emitted a warning.*RuntimeWarning: overflow"):
+        check_function(naive_log_sigmoid, reference, inputs, rng=np.random.default_rng(0), warnings_as_errors=True)
+    with np.errstate(over="ignore", divide="ignore"), pytest.raises(AssertionError, match="disagrees"):  # wrong too
+        check_function(lambda z: np.log(1 / (1 + np.exp(-z))), reference, inputs, rng=np.random.default_rng(0))

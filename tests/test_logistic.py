@@ -56,6 +56,17 @@ def test_sigmoid_derivative_is_s_times_one_minus_s():
     np.testing.assert_allclose(numerical, s * (1 - s), rtol=1e-7)
 
 
+def test_log_sigmoid_is_accurate_and_silent_at_large_logits():
+    z = np.array([[-1e4, -800.0, -5.0], [0.0, 5.0, 1e4]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = logistic.log_sigmoid(z)
+    np.testing.assert_allclose(got, -np.logaddexp(0.0, -z), rtol=1e-15)
+    assert got[0, 0] == -1e4 and got[1, 2] == 0.0
+    moderate = np.linspace(-30, 30, 61)
+    np.testing.assert_allclose(logistic.log_sigmoid(moderate), np.log(logistic.sigmoid(moderate)), rtol=1e-12, atol=1e-15)
+
+
 def test_sigmoid_rejects_nan():
     with pytest.raises(ValueError, match=r"z contains 1 NaN"):
         logistic.sigmoid([0.0, np.nan])
