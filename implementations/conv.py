@@ -1,0 +1,86 @@
+"""2-D convolution and max-pooling built from autograd operations (chapter 3, in brief).
+
+Images are batches of shape (N, C, H, W): N images, C channels, height H and width W. As in every
+deep-learning library, "convolution" here is cross-correlation (the kernel is not flipped):
+
+    out[n, f, i, j] = b[f] + Σ_c Σ_u Σ_v x[n, c, i·s + u, j·s + v] · K[f, c, u, v].
+
+Both functions gather the image patches with one integer-array index (whose backward pass
+scatter-adds) and reduce them with array operations, so the engine differentiates them with no
+extra code.
+"""
+
+import numpy as np
+
+from ._validation import check_positive_int
+from .autograd import Tensor
+
+__all__ = ["conv2d", "max_pool2d"]
+
+
+def _patch_index(H, W, kh, kw, stride):
+    """Row and column indices of every (kh, kw) window, shape (H_out, W_out, kh, kw) each."""
+    H_out, W_out = (H - kh) // stride + 1, (W - kw) // stride + 1
+    rows = (np.arange(H_out) * stride)[:, None, None, None] + np.arange(kh)[None, None, :, None]
+    cols = (np.arange(W_out) * stride)[None, :, None, None] + np.arange(kw)[None, None, None, :]
+    return np.broadcast_to(rows, (H_out, W_out, kh, kw)), np.broadcast_to(cols, (H_out, W_out, kh, kw))
+
+
+def conv2d(x, kernel, bias=None, *, stride=1):
+    """Valid cross-correlation of a batch of images with F kernels.
+
+    Parameters
+    ----------
+    x : Tensor of shape (N, C, H, W)
+    kernel : Tensor of shape (F, C, kh, kw)
+    bias : Tensor of shape (F,), optional
+    stride : int, default 1
+
+    Returns
+    -------
+    out : Tensor of shape (N, F, H_out, W_out), H_out = (H − kh) // stride + 1 (likewise W_out)
+    """
+    x = x if isinstance(x, Tensor) else Tensor(x)
+    kernel = kernel if isinstance(kernel, Tensor) else Tensor(kernel)
+    stride = check_positive_int(stride, "stride")
+    if x.ndim != 4 or kernel.ndim != 4 or kernel.shape[1] != x.shape[1]:
+        raise ValueError(
+            f"expected x of shape (N, C, H, W) and kernel of shape (F, C, kh, kw) with the same C; "
+            f"received x {x.shape} and kernel {kernel.shape}."
+        )
+    N, C, H, W = x.shape
+    F, _, kh, kw = kernel.shape
+    if kh > H or kw > W:
+        raise ValueError(f"kernel {kh}x{kw} is larger than the image {H}x{W}.")
+    rows, cols = _patch_index(H, W, kh, kw, stride)
+    patches = x[:, :, rows, cols]  # (N, C, H_out, W_out, kh, kw): every window, gathered at once
+    patches = patches.transpose(0, 2, 3, 1, 4, 5)  # (N, H_out, W_out, C, kh, kw)
+    H_out, W_out = rows.shape[:2]
+    flat = patches.reshape(N, H_out, W_out, C * kh * kw)  # one row per window
+    out = flat @ kernel.reshape(F, C * kh * kw).T  # (N, H_out, W_out, F)
+    if bias is not None:
+        out = out + bias
+    return out.transpose(0, 3, 1, 2)  # (N, F, H_out, W_out)
+
+
+def max_pool2d(x, size=2):
+    """Largest value in each non-overlapping ``size`` x ``size`` window.
+
+    Parameters
+    ----------
+    x : Tensor of shape (N, C, H, W)
+        H and W must be multiples of ``size``.
+    size : int, default 2
+
+    Returns
+    -------
+    out : Tensor of shape (N, C, H // size, W // size)
+        The gradient flows to the maximum of each window.
+    """
+    x = x if isinstance(x, Tensor) else Tensor(x)
+    size = check_positive_int(size, "size")
+    if x.ndim != 4 or x.shape[2] % size or x.shape[3] % size:
+        raise ValueError(f"expected x of shape (N, C, H, W) with H and W multiples of {size}; received {x.shape}.")
+    N, C, H, W = x.shape
+    windows = x.reshape(N, C, H // size, size, W // size, size)  # split each axis into (block, offset)
+    return windows.max(axis=(3, 5))
