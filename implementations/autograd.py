@@ -161,6 +161,9 @@ class Tensor:
     def backward(self, grad=None):
         """Accumulate d(self)/d(leaf) · ``grad`` into ``.grad`` of every leaf that requires a gradient.
 
+        Nodes are visited in reverse topological order; each passes its gradient to its parents as
+        vector-Jacobian products, and the contributions of every use of a node add up, eq. (3.6).
+
         Parameters
         ----------
         grad : array_like of the shape of ``self``, optional

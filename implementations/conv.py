@@ -27,7 +27,7 @@ def _patch_index(H, W, kh, kw, stride):
 
 
 def conv2d(x, kernel, bias=None, *, stride=1):
-    """Valid cross-correlation of a batch of images with F kernels.
+    """Valid cross-correlation of a batch of images with F kernels, eq. (3.8).
 
     Parameters
     ----------

@@ -35,7 +35,7 @@ class _Optimizer:
 
 
 class SGD(_Optimizer):
-    """Stochastic gradient descent with optional momentum, as ``torch.optim.SGD`` (dampening 0, not Nesterov).
+    """SGD with optional momentum, eq. (3.7), as ``torch.optim.SGD`` (dampening 0, not Nesterov).
 
     g = ∇L + λθ;  b ← μ b + g (b = g at the first step);  θ ← θ − η b  (plain θ ← θ − η g when μ = 0).
     """
@@ -57,7 +57,7 @@ class SGD(_Optimizer):
 
 
 class Adam(_Optimizer):
-    """Adam (Kingma and Ba, 2015), as ``torch.optim.Adam`` without amsgrad.
+    """Adam (Kingma and Ba, 2015), eq. (3.7), as ``torch.optim.Adam`` without amsgrad.
 
     g = ∇L + λθ;  m ← β₁m + (1 − β₁)g;  v ← β₂v + (1 − β₂)g²;
     θ ← θ − η m̂ / (√v̂ + ε) with the bias corrections m̂ = m / (1 − β₁ᵗ), v̂ = v / (1 − β₂ᵗ).

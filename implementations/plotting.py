@@ -17,6 +17,7 @@ __all__ = [
     "plot_linear_boundary",
     "plot_decision_regions",
     "plot_confusion_matrix",
+    "draw_graph",
     "CLASS_COLORS",
     "CLASS_MARKERS",
     "LEGEND_OVER_DATA",
@@ -273,4 +274,48 @@ def plot_confusion_matrix(ax, C, *, class_names, title=None):
     ax.grid(False)
     if title:
         ax.set_title(title)
+    return ax
+
+
+def draw_graph(ax, output, *, names=None):
+    """Draw the computational graph that produced an autograd ``Tensor``, inputs on the left.
+
+    Each node is placed in the column of its depth (the longest path from an input) and labelled
+    with its name, or the operation that made it, and its shape; arrows run from inputs to outputs.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    output : implementations.autograd.Tensor
+        The final node, usually a scalar loss.
+    names : dict of Tensor -> str, optional
+        Labels for some nodes (parameters, data, the loss); a dict keyed by the tensors themselves.
+    """
+    names = {id(t): label for t, label in (names or {}).items()}
+    order = output._topological_order()  # parents before children
+    depth = {}
+    for node in order:
+        depth[id(node)] = 1 + max((depth[id(p)] for p in node._parents), default=-1)
+    columns = {}
+    for node in order:
+        columns.setdefault(depth[id(node)], []).append(node)
+    position = {}
+    for d, nodes in columns.items():
+        for k, node in enumerate(nodes):
+            position[id(node)] = (d, (len(nodes) - 1) / 2 - k)
+    for node in order:
+        for parent in node._parents:
+            ax.annotate("", xy=position[id(node)], xytext=position[id(parent)],
+                        arrowprops={"arrowstyle": "->", "color": "grey", "shrinkA": 18, "shrinkB": 18})
+    for node in order:
+        label = names.get(id(node), node.op or "input")
+        shape = "scalar" if node.ndim == 0 else "×".join(str(n) for n in node.shape)
+        leaf = not node._parents
+        ax.text(*position[id(node)], f"{label}\n{shape}", ha="center", va="center", fontsize=9,
+                bbox={"boxstyle": "round", "facecolor": "#e8f1fa" if leaf else "white", "edgecolor": "grey"})
+    xs = [p[0] for p in position.values()]
+    ys = [p[1] for p in position.values()]
+    ax.set_xlim(min(xs) - 0.6, max(xs) + 0.6)
+    ax.set_ylim(min(ys) - 0.8, max(ys) + 0.8)
+    ax.set_axis_off()
     return ax
