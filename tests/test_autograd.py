@@ -275,3 +275,24 @@ def test_bad_data_raises():
         Tensor("abc")
     with pytest.raises(TypeError, match="constant scalar exponent"):
         Tensor(2.0) ** Tensor(3.0)
+
+
+def test_indexed_gradients_do_not_corrupt_shared_arrays():
+    """x and y receive the same upstream array from `+`; x's slice gradient must not leak into y's."""
+    x = Tensor(np.arange(4.0), requires_grad=True)
+    y = Tensor(np.zeros(4), requires_grad=True)
+    w = np.array([1.0, 2.0, 3.0, 4.0])
+    loss = ((x + y) * w).sum() + (x[1:3] * 5.0).sum() + x[[0, 0]].sum()
+    loss.backward()
+    np.testing.assert_array_equal(y.grad, w)
+    np.testing.assert_array_equal(x.grad, w + [2.0, 5.0, 5.0, 0.0])
+
+
+def test_slicing_every_time_step_gives_the_full_gradient():
+    """The pattern of a recurrent network: read x[:, t] for every t of a (B, T, D) tensor."""
+    x = Tensor(np.random.default_rng(0).normal(size=(2, 50, 3)), requires_grad=True)
+    total = (x[:, 0] * 0.0).sum()
+    for t in range(1, 50):
+        total = total + (x[:, t] * float(t)).sum()
+    total.backward()
+    np.testing.assert_array_equal(x.grad, np.broadcast_to(np.arange(50.0)[None, :, None], (2, 50, 3)))
