@@ -240,9 +240,10 @@ class Tensor:
 
     def __mul__(self, other):
         other = _as_tensor(other)
+        a, b = self.data, other.data  # captured now: a later change to .data must not alter this gradient
 
         def backward(g):  # ∂(ab)/∂a = b, ∂(ab)/∂b = a
-            return _unbroadcast(g * other.data, self.shape), _unbroadcast(g * self.data, other.shape)
+            return _unbroadcast(g * b, a.shape), _unbroadcast(g * a, b.shape)
 
         return Tensor._result(self.data * other.data, (self, other), backward, "*")
 
@@ -254,22 +255,23 @@ class Tensor:
 
     def __truediv__(self, other):
         other = _as_tensor(other)
+        a, b = self.data, other.data
 
         def backward(g):  # ∂(a/b)/∂a = 1/b, ∂(a/b)/∂b = −a/b²
-            return (_unbroadcast(g / other.data, self.shape),
-                    _unbroadcast(-g * self.data / other.data**2, other.shape))
+            return _unbroadcast(g / b, a.shape), _unbroadcast(-g * a / b**2, b.shape)
 
-        return Tensor._result(self.data / other.data, (self, other), backward, "/")
+        return Tensor._result(a / b, (self, other), backward, "/")
 
     def __pow__(self, exponent):
         if isinstance(exponent, Tensor) or not np.isscalar(exponent):
             raise TypeError(f"only a constant scalar exponent is supported; received {type(exponent).__name__}.")
         p = float(exponent)
+        x = self.data
 
         def backward(g):  # ∂(xᵖ)/∂x = p xᵖ⁻¹
-            return (g * p * self.data ** (p - 1),)
+            return (g * p * x ** (p - 1),)
 
-        return Tensor._result(self.data**p, (self,), backward, f"**{p:g}")
+        return Tensor._result(x**p, (self,), backward, f"**{p:g}")
 
     def __radd__(self, other):
         return self + other
@@ -333,12 +335,18 @@ class Tensor:
         return Tensor._result(out, (self,), backward, "mean")
 
     def max(self, axis=None, keepdims=False):
-        """Largest values along ``axis``; the gradient goes to the maxima (split evenly between ties)."""
-        out = self.data.max(axis=axis, keepdims=keepdims)
+        """Largest values along ``axis``; the gradient goes to the maxima.
+
+        Ties split the gradient evenly (two equal maxima get half each). PyTorch's ``max_pool2d`` sends it
+        all to one of them instead; both are valid subgradients, and they differ only on exact ties, which
+        are common after a ReLU (many zeros).
+        """
+        x = self.data
+        out = x.max(axis=axis, keepdims=keepdims)
 
         def backward(g):
             peak = self._expand(out, axis, keepdims)
-            is_max = (self.data == peak).astype(np.float64)
+            is_max = (x == peak).astype(np.float64)
             ties = self._expand(is_max.sum(axis=axis, keepdims=keepdims), axis, keepdims)
             return (self._expand(g, axis, keepdims) * is_max / ties,)
 
@@ -351,7 +359,8 @@ class Tensor:
         return Tensor._result(out, (self,), lambda g: (g * out,), "exp")  # (eˣ)' = eˣ
 
     def log(self):
-        return Tensor._result(np.log(self.data), (self,), lambda g: (g / self.data,), "log")  # (log x)' = 1/x
+        x = self.data
+        return Tensor._result(np.log(x), (self,), lambda g: (g / x,), "log")  # (log x)' = 1/x
 
     def sqrt(self):
         out = np.sqrt(self.data)
@@ -403,10 +412,14 @@ class Tensor:
 
     def __getitem__(self, index):
         """Slices and integer arrays; the backward pass scatter-adds, so repeated indices accumulate."""
-        if isinstance(index, Tensor):
-            index = index.data.astype(np.int64)
-        elif isinstance(index, tuple):
-            index = tuple(i.data.astype(np.int64) if isinstance(i, Tensor) else i for i in index)
+        def as_index(i):
+            if isinstance(i, Tensor):  # a Tensor's data are floats: only whole numbers make an index
+                if not np.all(i.data == np.round(i.data)):
+                    raise IndexError("a Tensor used as an index must hold integers; use a NumPy bool array as a mask.")
+                return i.data.astype(np.int64)
+            return i
+
+        index = tuple(as_index(i) for i in index) if isinstance(index, tuple) else as_index(index)
 
         def backward(g):  # g belongs at ``index`` of a zero array; the engine writes it in place
             return (_IndexedGrad(index, g),)  # x[[0, 0]] uses x[0] twice: both gradients count
@@ -416,12 +429,16 @@ class Tensor:
     # --- normalizations along an axis ---------------------------------------------------------
 
     def softmax(self, axis=-1):
-        """exp(x) / Σ exp(x) along ``axis``, computed after subtracting the maximum."""
+        """exp(x) / Σ exp(x) along ``axis``, computed after subtracting the maximum.
+
+        A slice that is −inf everywhere (a fully masked row) has no softmax and gives NaN; mask at least
+        one entry per row, or drop such rows.
+        """
         shifted = self.data - self.data.max(axis=axis, keepdims=True)
         e = np.exp(shifted)
         s = e / e.sum(axis=axis, keepdims=True)
 
-        def backward(g):  # Jacobian-vector product of softmax: s ⊙ (g − ⟨g, s⟩)
+        def backward(g):  # vector-Jacobian product of softmax: s ⊙ (g − ⟨g, s⟩)
             return (s * (g - (g * s).sum(axis=axis, keepdims=True)),)
 
         return Tensor._result(s, (self,), backward, "softmax")
@@ -439,6 +456,8 @@ class Tensor:
     def masked_fill(self, mask, value):
         """Replace the entries where ``mask`` is True by ``value`` (e.g. −inf before a softmax)."""
         mask = np.asarray(mask.data if isinstance(mask, Tensor) else mask, dtype=bool)
+        if isinstance(value, Tensor) or not np.isscalar(value):
+            raise TypeError(f"value must be a constant number (such as -np.inf); received {type(value).__name__}.")
         out = np.where(mask, value, self.data)
 
         def backward(g):  # filled entries no longer depend on x

@@ -52,6 +52,8 @@ def conv2d(x, kernel, bias=None, *, stride=1):
     F, _, kh, kw = kernel.shape
     if kh > H or kw > W:
         raise ValueError(f"kernel {kh}x{kw} is larger than the image {H}x{W}.")
+    if bias is not None and tuple(bias.shape) != (F,):
+        raise ValueError(f"bias must have shape ({F},), one value per kernel; received {tuple(bias.shape)}.")
     rows, cols = _patch_index(H, W, kh, kw, stride)
     patches = x[:, :, rows, cols]  # (N, C, H_out, W_out, kh, kw): every window, gathered at once
     patches = patches.transpose(0, 2, 3, 1, 4, 5)  # (N, H_out, W_out, C, kh, kw)

@@ -5,7 +5,7 @@ import numbers
 import numpy as np
 
 from ._validation import check_rng
-from .autograd import Tensor
+from .autograd import Tensor, where
 
 __all__ = ["cross_entropy", "binary_cross_entropy_with_logits", "mse_loss", "dropout"]
 
@@ -62,7 +62,8 @@ def cross_entropy(logits, targets, *, ignore_index=None):
 def binary_cross_entropy_with_logits(logits, targets):
     """Mean of log(1 + e^z) − t z, eq. (2.6): the binary cross-entropy computed from the logits z.
 
-    log(1 + e^z) is evaluated as relu(z) + log(1 + e^(−|z|)), which never overflows.
+    log(1 + e^z) is evaluated as max(z, 0) + log(1 + e^(−|z|)), which never overflows. Both pieces take
+    the branch z ≥ 0 at z = 0, so the gradient there is the correct σ(0) − t = 1/2 − t.
 
     Parameters
     ----------
@@ -79,8 +80,10 @@ def binary_cross_entropy_with_logits(logits, targets):
         raise ValueError(f"targets have shape {t.shape}; expected the shape of the logits, {z.shape}.")
     if np.any((t < 0) | (t > 1)) or np.isnan(t).any():
         raise ValueError("targets must lie in [0, 1]; received values outside it (or NaN).")
-    neg_abs = -(z.relu() + (-z).relu())  # −|z| built from differentiable pieces
-    softplus = z.relu() + (neg_abs.exp() + 1.0).log()
+    nonnegative = z.data >= 0
+    positive_part = where(nonnegative, z, 0.0)  # max(z, 0), derivative 1 at z = 0
+    abs_z = where(nonnegative, z, -z)  # |z|, derivative +1 at z = 0: the same branch
+    softplus = positive_part + ((-abs_z).exp() + 1.0).log()
     return (softplus - z * t).mean()
 
 

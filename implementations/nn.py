@@ -33,22 +33,38 @@ class Module:
         raise NotImplementedError(f"{type(self).__name__} must define forward().")
 
     def _children(self):
-        """(name, value) of the attributes that hold parameters or sub-modules, in assignment order."""
+        """(name, value) of the attributes that hold parameters or sub-modules, in assignment order.
+
+        Lists and tuples are searched too; a dict of modules or parameters is refused, because its
+        order would not be part of the model's definition.
+        """
         for name, value in vars(self).items():
             if isinstance(value, (Tensor, Module)):
                 yield name, value
-            elif isinstance(value, (list, tuple)) and value and all(isinstance(v, Module) for v in value):
-                for k, module in enumerate(value):
-                    yield f"{name}.{k}", module
+            elif isinstance(value, (list, tuple)):
+                for k, item in enumerate(value):
+                    if isinstance(item, (Tensor, Module)):
+                        yield f"{name}.{k}", item
+            elif isinstance(value, dict) and any(isinstance(v, (Tensor, Module)) for v in value.values()):
+                raise TypeError(
+                    f"attribute {name!r} is a dict holding modules or parameters, which parameters() would miss; "
+                    "store them in a list or as separate attributes."
+                )
 
-    def named_parameters(self, prefix=""):
-        """Yield (dotted name, Tensor) for every parameter, sub-modules included, in a stable order."""
+    def named_parameters(self, prefix="", _seen=None):
+        """Yield (dotted name, Tensor) for every parameter, sub-modules included, in a stable order.
+
+        A parameter shared by two layers (tied weights) is listed once, under its first name, so that an
+        optimizer updates it once per step.
+        """
+        seen = set() if _seen is None else _seen
         for name, value in self._children():
             if isinstance(value, Tensor):
-                if value.requires_grad:
+                if value.requires_grad and id(value) not in seen:
+                    seen.add(id(value))
                     yield prefix + name, value
             else:
-                yield from value.named_parameters(prefix=f"{prefix}{name}.")
+                yield from value.named_parameters(prefix=f"{prefix}{name}.", _seen=seen)
 
     def parameters(self):
         """The parameters as a list, in the order of :meth:`named_parameters`."""

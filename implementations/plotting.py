@@ -282,6 +282,7 @@ def draw_graph(ax, output, *, names=None):
 
     Each node is placed in the column of its depth (the longest path from an input) and labelled
     with its name, or the operation that made it, and its shape; arrows run from inputs to outputs.
+    Parameters (leaves that require a gradient) are shaded, constants drawn with a dashed border.
 
     Parameters
     ----------
@@ -303,19 +304,31 @@ def draw_graph(ax, output, *, names=None):
     for d, nodes in columns.items():
         for k, node in enumerate(nodes):
             position[id(node)] = (d, (len(nodes) - 1) / 2 - k)
-    for node in order:
-        for parent in node._parents:
-            ax.annotate("", xy=position[id(node)], xytext=position[id(parent)],
-                        arrowprops={"arrowstyle": "->", "color": "grey", "shrinkA": 18, "shrinkB": 18})
-    for node in order:
-        label = names.get(id(node), node.op or "input")
-        shape = "scalar" if node.ndim == 0 else "×".join(str(n) for n in node.shape)
-        leaf = not node._parents
-        ax.text(*position[id(node)], f"{label}\n{shape}", ha="center", va="center", fontsize=9,
-                bbox={"boxstyle": "round", "facecolor": "#e8f1fa" if leaf else "white", "edgecolor": "grey"})
     xs = [p[0] for p in position.values()]
     ys = [p[1] for p in position.values()]
     ax.set_xlim(min(xs) - 0.6, max(xs) + 0.6)
     ax.set_ylim(min(ys) - 0.8, max(ys) + 0.8)
+    boxes = {}
+    for node in order:
+        label = names.get(id(node), node.op or "input")
+        shape = "scalar" if node.ndim == 0 else "×".join(str(n) for n in node.shape)
+        parameter = not node._parents and node.requires_grad
+        constant = not node._parents and not node.requires_grad
+        boxes[id(node)] = ax.text(
+            *position[id(node)], f"{label}\n{shape}", ha="center", va="center", fontsize=9,
+            bbox={"boxstyle": "round", "facecolor": "#e8f1fa" if parameter else "white", "edgecolor": "grey",
+                  "linestyle": "--" if constant else "-"})
+    ax.figure.canvas.draw()  # lay the boxes out, so that arrows can start and end at their edges
+    to_data = ax.transData.inverted()
+    edges = {}
+    for key, text in boxes.items():
+        (x0, _), (x1, _) = to_data.transform(text.get_bbox_patch().get_window_extent())
+        edges[key] = (x0, x1)
+    for node in order:
+        for parent in node._parents:  # from the right edge of the input to the left edge of the result
+            start = (edges[id(parent)][1], position[id(parent)][1])
+            end = (edges[id(node)][0], position[id(node)][1])
+            ax.annotate("", xy=end, xytext=start,
+                        arrowprops={"arrowstyle": "-|>", "color": "grey", "shrinkA": 1, "shrinkB": 1})
     ax.set_axis_off()
     return ax

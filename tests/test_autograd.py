@@ -296,3 +296,21 @@ def test_slicing_every_time_step_gives_the_full_gradient():
         total = total + (x[:, t] * float(t)).sum()
     total.backward()
     np.testing.assert_array_equal(x.grad, np.broadcast_to(np.arange(50.0)[None, :, None], (2, 50, 3)))
+
+
+def test_backward_uses_the_values_of_the_forward_pass():
+    """Replacing .data after the forward pass (an optimizer step) must not change the gradient."""
+    w = Tensor(np.array([1.0, 2.0]), requires_grad=True)
+    loss = (w * w).sum() + w.log().sum() + (w**3).sum() + (1.0 / w).sum() + w.max()
+    expected = 2 * w.data + 1 / w.data + 3 * w.data**2 - 1 / w.data**2 + np.array([0.0, 1.0])
+    w.data = w.data * 10.0
+    loss.backward()
+    np.testing.assert_allclose(w.grad, expected)
+
+
+def test_bad_indices_and_fill_values_raise():
+    x = Tensor(np.arange(4.0))
+    with pytest.raises(IndexError, match="must hold integers"):
+        x[Tensor([0.5, 1.0])]
+    with pytest.raises(TypeError, match="value must be a constant number"):
+        x.masked_fill(np.array([True, False, False, False]), Tensor(1.0))

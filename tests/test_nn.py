@@ -257,3 +257,30 @@ def test_mlp_learns_xor():
         opt.step()
     assert loss.item() < 0.05
     np.testing.assert_array_equal(mlp(X).data.argmax(axis=1), y)
+
+
+def test_binary_cross_entropy_gradient_at_zero_logits():
+    """At w = 0 every logit is 0: the gradient must be the mean of σ(0) − t = 1/2 − t, not a kink's 0."""
+    z = Tensor(np.zeros(4), requires_grad=True)
+    t = np.array([0.0, 1.0, 1.0, 1.0])
+    F.binary_cross_entropy_with_logits(z, t).backward()
+    np.testing.assert_allclose(z.grad, (0.5 - t) / 4)
+
+
+def test_shared_parameters_are_listed_once_and_containers_are_searched():
+    class Tied(Module):
+        def __init__(self):
+            self.first = Linear(2, 2, rng=np.random.default_rng(0))
+            self.second = Linear(2, 2, rng=np.random.default_rng(1))
+            self.second.W = self.first.W  # tied weights
+            self.extra = [Tensor(np.ones(2), requires_grad=True), Tensor.relu]
+
+    model = Tied()
+    assert [n for n, _ in model.named_parameters()] == ["first.W", "first.b", "second.b", "extra.0"]
+
+    class Bad(Module):
+        def __init__(self):
+            self.layers = {"a": Linear(2, 2, rng=np.random.default_rng(0))}
+
+    with pytest.raises(TypeError, match="dict holding modules or parameters"):
+        Bad().parameters()
