@@ -371,8 +371,9 @@ class Tensor:
         return Tensor._result(out, (self,), lambda g: (g * (1.0 - out**2),), "tanh")  # tanh' = 1 − tanh²
 
     def sigmoid(self):
-        e = np.exp(-np.abs(self.data))  # never overflows (see logistic.sigmoid)
-        out = np.where(self.data >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+        from .logistic import sigmoid  # the overflow-free sigmoid of chapter 2
+
+        out = np.asarray(sigmoid(self.data))
         return Tensor._result(out, (self,), lambda g: (g * out * (1.0 - out),), "sigmoid")  # σ' = σ(1 − σ)
 
     def relu(self):

@@ -12,10 +12,12 @@ are re-exported here, so ``from implementations import logistic`` gives the whol
 
 import numpy as np
 
-from ._validation import check_nonnegative, check_positive, check_positive_int, check_w, check_X, check_X_labels
+from ._descent import descend
+from ._validation import check_nonnegative, check_positive, check_positive_int, check_w, check_X_labels
 from .metrics import accuracy, confusion_matrix, precision_recall_f1
 from .perceptron import perceptron
 from .regression import add_bias
+from .regression import predict as linear_predict
 from .softmax import (
     fit_softmax,
     one_hot,
@@ -110,9 +112,7 @@ def predict_proba(X, w):
     -------
     mu : ndarray of shape (N,)
     """
-    X = check_X(X)
-    w = check_w(w, X.shape[1])
-    return sigmoid(w[0] + X @ w[1:])  # (N,)
+    return sigmoid(linear_predict(X, w))  # (N,): σ of the linear model's output, eq. (1.1)
 
 
 def predict(X, w, *, threshold=0.5):
@@ -255,19 +255,8 @@ def fit_logistic(X, y, *, eta, num_iters, l2=0.0, w_init=None):
     l2 = check_nonnegative(l2, "l2")
     w = np.zeros(X.shape[1] + 1) if w_init is None else check_w(w_init, X.shape[1], name="w_init").copy()
 
-    cost_prev = logistic_cost(X, y, w, l2=l2)
-    cost_history = np.empty(num_iters)
-    for k in range(num_iters):
-        w -= eta * logistic_gradient(X, y, w, l2=l2)
-        cost = logistic_cost(X, y, w, l2=l2)
-        # The cost is convex and smooth, so a small enough step never increases it.
-        if cost > cost_prev * (1 + 1e-9) + 1e-300:
-            raise ValueError(
-                f"gradient descent diverged at update {k + 1}: the cost rose from {cost_prev:.4g} to {cost:.4g}. "
-                f"The learning rate eta={eta:g} is too large; try eta={eta / 10:g} or standardize the features."
-            )
-        cost_history[k] = cost_prev = cost
-    return w, cost_history
+    return descend(lambda v: logistic_cost(X, y, v, l2=l2), lambda v: logistic_gradient(X, y, v, l2=l2), w,
+                   eta=eta, num_iters=num_iters)
 
 
 def fit_logistic_newton(X, y, *, l2=0.0, num_iters):

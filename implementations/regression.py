@@ -12,6 +12,7 @@ re-exported here, so ``from implementations import regression`` gives the whole 
 
 import numpy as np
 
+from ._descent import descend
 from ._validation import (
     check_nonnegative,
     check_positive,
@@ -190,23 +191,10 @@ def gradient_descent(X, y, w_init, *, eta, num_iters, l2=0.0, average=True, tol=
     if tol is not None:
         tol = check_nonnegative(tol, "tol")
 
-    cost_prev = compute_cost(X, y, w, l2=l2, average=average)
-    cost_history = []
-    for k in range(num_iters):
-        w -= eta * compute_gradient(X, y, w, l2=l2, average=average)  # eq. (1.10)
-        cost = compute_cost(X, y, w, l2=l2, average=average)
-        # For a convex quadratic, any increase means η exceeds 2 / (largest eigenvalue of the Hessian).
-        if not np.isfinite(cost) or cost > cost_prev * (1 + 1e-9) + 1e-300:
-            raise ValueError(
-                f"gradient descent diverged at update {k + 1}: the cost rose from {cost_prev:.4g} to "
-                f"{cost:.4g}. The learning rate eta={eta:g} is too large; try eta={eta / 10:g} "
-                "or standardize the features."
-            )
-        cost_history.append(cost)
-        if tol is not None and cost_prev - cost <= tol * cost_prev:
-            break
-        cost_prev = cost
-    return w, np.array(cost_history)
+    # eq. (1.10); for a convex quadratic, any increase of the cost means η exceeds 2 / (largest eigenvalue)
+    return descend(lambda v: compute_cost(X, y, v, l2=l2, average=average),
+                   lambda v: compute_gradient(X, y, v, l2=l2, average=average),
+                   w, eta=eta, num_iters=num_iters, tol=tol)
 
 
 def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):

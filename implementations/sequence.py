@@ -51,6 +51,16 @@ def _check_input(x, input_size, lengths):
     return x, lengths, valid
 
 
+def _freeze_past_end(valid, t, new, old):
+    """The state after step t: ``new`` for sequences still running, ``old`` for those already ended."""
+    return new if valid is None else where(valid[:, t : t + 1], new, old)
+
+
+def _output(valid, t, h):
+    """The output at step t: ``h``, or zero for sequences already ended (padding)."""
+    return h if valid is None else h * valid[:, t : t + 1]
+
+
 def _reverse_index(lengths, B, T):
     """Index (B, T) that reverses each sequence within its own length and leaves padding in place."""
     t = np.broadcast_to(np.arange(T), (B, T))
@@ -91,14 +101,8 @@ class RNN(Module):
         x_proj = x @ W_xh + b_h  # (B, T, H): the input part of every step, in one product
         outputs = []
         for t in range(x.shape[1]):
-            h_new = (x_proj[:, t] + h @ W_hh).tanh()  # (B, H), eq. (4.1)
-            if valid is not None:
-                keep = valid[:, t : t + 1]  # (B, 1)
-                h_new = where(keep, h_new, h)  # frozen past the sequence's end
-                outputs.append(h_new * keep)  # zero outputs on padding
-            else:
-                outputs.append(h_new)
-            h = h_new
+            h = _freeze_past_end(valid, t, (x_proj[:, t] + h @ W_hh).tanh(), h)  # (B, H), eq. (4.1)
+            outputs.append(_output(valid, t, h))
         return stack(outputs, axis=1), h
 
     def forward(self, x, h0=None, *, lengths=None):
@@ -191,14 +195,9 @@ class LSTM(Module):
             c_tilde = gates[:, 2 * H : 3 * H].tanh()
             o = gates[:, 3 * H :].sigmoid()
             c_new = f * c + i * c_tilde  # (B, H)
-            h_new = o * c_new.tanh()
-            if valid is not None:
-                keep = valid[:, t : t + 1]
-                c_new, h_new = where(keep, c_new, c), where(keep, h_new, h)
-                outputs.append(h_new * keep)
-            else:
-                outputs.append(h_new)
-            h, c = h_new, c_new
+            h = _freeze_past_end(valid, t, o * c_new.tanh(), h)
+            c = _freeze_past_end(valid, t, c_new, c)
+            outputs.append(_output(valid, t, h))
             if return_gates:
                 for name, value in (("f", f), ("i", i), ("o", o)):
                     trace[name].append(value.data)
@@ -246,14 +245,8 @@ class GRU(Module):
             zr = (step[:, : 2 * H] + h @ W_zr).sigmoid()
             z, r = zr[:, :H], zr[:, H:]
             h_tilde = (step[:, 2 * H :] + (r * h) @ W_hh).tanh()
-            h_new = (1.0 - z) * h + z * h_tilde
-            if valid is not None:
-                keep = valid[:, t : t + 1]
-                h_new = where(keep, h_new, h)
-                outputs.append(h_new * keep)
-            else:
-                outputs.append(h_new)
-            h = h_new
+            h = _freeze_past_end(valid, t, (1.0 - z) * h + z * h_tilde, h)
+            outputs.append(_output(valid, t, h))
             if return_gates:
                 trace["z"].append(z.data)
                 trace["r"].append(r.data)

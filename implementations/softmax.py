@@ -9,6 +9,7 @@ Conventions:
 
 import numpy as np
 
+from ._descent import descend
 from ._validation import (
     as_finite_array,
     check_labels,
@@ -194,18 +195,8 @@ def fit_softmax(X, y, *, num_classes, eta, num_iters, l2=0.0):
     l2 = check_nonnegative(l2, "l2")
     W = np.zeros((X.shape[1] + 1, num_classes))  # (m + 1, K)
 
-    cost_prev = softmax_cost(X, y, W, l2=l2)
-    cost_history = np.empty(num_iters)
-    for k in range(num_iters):
-        W -= eta * softmax_gradient(X, y, W, l2=l2)
-        cost = softmax_cost(X, y, W, l2=l2)
-        if cost > cost_prev * (1 + 1e-9) + 1e-300:
-            raise ValueError(
-                f"gradient descent diverged at update {k + 1}: the cost rose from {cost_prev:.4g} to {cost:.4g}. "
-                f"The learning rate eta={eta:g} is too large; try eta={eta / 10:g} or standardize the features."
-            )
-        cost_history[k] = cost_prev = cost
-    return W, cost_history
+    return descend(lambda V: softmax_cost(X, y, V, l2=l2), lambda V: softmax_gradient(X, y, V, l2=l2), W,
+                   eta=eta, num_iters=num_iters)
 
 
 def softmax_predict_proba(X, W):
