@@ -63,7 +63,11 @@ class _IndexedGrad:
         self.index, self.value = index, value
 
     def add_to(self, accumulator):
-        np.add.at(accumulator, self.index, self.value)  # repeated integer indices accumulate
+        parts = self.index if isinstance(self.index, tuple) else (self.index,)
+        if all(isinstance(i, (slice, int, np.integer)) or i is None or i is Ellipsis for i in parts):
+            accumulator[self.index] += self.value  # basic indexing: each element at most once, a fast view
+        else:
+            np.add.at(accumulator, self.index, self.value)  # integer arrays may repeat: accumulate each use
         return accumulator
 
 

@@ -1,4 +1,4 @@
-"""Data sets of the book: three small CSV tables and a synthetic sine curve.
+"""Data sets of the book: four small CSV tables and the generators of its synthetic problems.
 
 The CSV files live in the repository's ``data/`` folder next to a ``SHA256SUMS`` file;
 each loader checks the file against its checksum before reading it, so an edited or
@@ -18,12 +18,14 @@ from ._validation import check_nonnegative, check_positive_int, check_rng
 __all__ = [
     "DATA_DIR",
     "PENGUIN_SPECIES",
+    "TAGGING_VOCABULARY",
     "load_houses",
     "load_paris_apartments",
     "load_penguins",
     "load_sunspots",
     "make_windows",
     "make_adding_problem",
+    "make_entity_tagging",
     "make_sine_data",
     "make_moons",
     "make_spirals",
@@ -416,3 +418,67 @@ def make_adding_problem(n, *, length, rng):
     markers[rows, second] = 1.0
     y = values[rows, first] + values[rows, second]
     return np.stack([values, markers], axis=-1), y
+
+
+# A toy named-entity task: is "apple" the company or the fruit? Only the next word tells.
+_TAGGING_FILLERS = ("she", "we", "saw", "said", "that", "the", "a", "new", "today", "and")
+_TAGGING_COMPANY = ("released", "announced", "sued", "hired")
+_TAGGING_FRUIT = ("pie", "juice", "tree", "seeds")
+TAGGING_VOCABULARY = ("<pad>", "apple", *_TAGGING_FILLERS, *_TAGGING_COMPANY, *_TAGGING_FRUIT)
+
+
+def make_entity_tagging(n, *, rng, min_length=4, max_length=12):
+    """Padded sentences in which each "apple" must be tagged company (1) or fruit (0) from the word after it.
+
+    Every sentence has between ``min_length`` and ``max_length`` words drawn from a small vocabulary
+    (:data:`TAGGING_VOCABULARY`, index 0 is ``<pad>``), with one or (half the time, when there is room) two
+    occurrences of "apple", each followed
+    by a company verb ("released", "announced", …: tag 1) or a fruit word ("pie", "juice", …: tag 0), with
+    equal probability. Every other word has tag 0. A model that reads left to right cannot know the tag
+    of "apple" when it reads it; one that also reads right to left can.
+
+    Parameters
+    ----------
+    n : int
+        Number of sentences.
+    rng : numpy.random.Generator
+    min_length, max_length : int
+        Sentence lengths are uniform on min_length..max_length; 2 ≤ min_length ≤ max_length.
+
+    Returns
+    -------
+    tokens : ndarray of int, shape (n, max_length)
+        Word indices into :data:`TAGGING_VOCABULARY`; 0 (``<pad>``) after each sentence's end.
+    tags : ndarray of int, shape (n, max_length)
+        0 or 1 at real words, −1 at padding (for ``cross_entropy(..., ignore_index=-1)``).
+    lengths : ndarray of int, shape (n,)
+    """
+    n = check_positive_int(n, "n")
+    rng = check_rng(rng)
+    min_length = check_positive_int(min_length, "min_length")
+    max_length = check_positive_int(max_length, "max_length")
+    if not 2 <= min_length <= max_length:
+        raise ValueError(
+            f"need 2 <= min_length <= max_length (room for 'apple' and its next word); received "
+            f"min_length={min_length}, max_length={max_length}."
+        )
+    index = {word: i for i, word in enumerate(TAGGING_VOCABULARY)}
+    fillers = np.array([index[w] for w in _TAGGING_FILLERS])
+    company = np.array([index[w] for w in _TAGGING_COMPANY])
+    fruit = np.array([index[w] for w in _TAGGING_FRUIT])
+    lengths = rng.integers(min_length, max_length + 1, size=n)
+    tokens = np.zeros((n, max_length), dtype=np.int64)
+    tags = np.full((n, max_length), -1, dtype=np.int64)
+    for b, length in enumerate(lengths):
+        tokens[b, :length] = rng.choice(fillers, size=length)
+        tags[b, :length] = 0
+        starts = [rng.integers(0, length - 1)]  # "apple" at t needs a next word at t + 1
+        free = [t for t in range(length - 1) if abs(t - starts[0]) >= 2]
+        if rng.random() < 0.5 and free:  # a second pair that does not overlap the first
+            starts.append(rng.choice(free))
+        for t in starts:
+            is_company = rng.random() < 0.5
+            tokens[b, t] = index["apple"]
+            tokens[b, t + 1] = rng.choice(company if is_company else fruit)
+            tags[b, t] = int(is_company)
+    return tokens, tags, lengths

@@ -145,19 +145,30 @@ class LSTM(Module):
 
     Each W is (H + D, H): rows 0..H−1 multiply h, rows H.. multiply x. Internally the four gates are
     computed with one fused product. Weights ~ U(−1/√H, 1/√H); biases start at 0 except the forget gate's,
-    which starts at 1 so that the cell remembers by default early in training.
+    which starts at ``forget_bias`` so that the cell remembers by default early in training: with
+    f ≈ σ(b_f) a stored value decays like σ(b_f)^k over k steps (half-life ≈ 2 steps for b_f = 1, 5 for 2).
+
+    Parameters
+    ----------
+    input_size, hidden_size : int
+        D and H.
+    rng : numpy.random.Generator
+    forget_bias : float, default 1.0
+        Initial value of every entry of ``b_f``.
     """
 
     GATES = ("f", "i", "c", "o")
 
-    def __init__(self, input_size, hidden_size, *, rng):
+    def __init__(self, input_size, hidden_size, *, rng, forget_bias=1.0):
         self.input_size = D = check_positive_int(input_size, "input_size")
         self.hidden_size = H = check_positive_int(hidden_size, "hidden_size")
         rng = check_rng(rng)
+        if not np.isfinite(forget_bias):
+            raise ValueError(f"forget_bias must be a finite number (1 or 2 are usual); received {forget_bias}.")
         for gate in self.GATES:
             setattr(self, f"W_{gate}", _uniform(rng, (H + D, H), H))
         for gate in self.GATES:
-            setattr(self, f"b_{gate}", Tensor(np.full(H, 1.0 if gate == "f" else 0.0), requires_grad=True))
+            setattr(self, f"b_{gate}", Tensor(np.full(H, forget_bias if gate == "f" else 0.0), requires_grad=True))
 
     def forward(self, x, state=None, *, lengths=None, return_gates=False):
         """Run over the sequences.
@@ -183,17 +194,16 @@ class LSTM(Module):
             h, c = Tensor(np.zeros((B, H))), Tensor(np.zeros((B, H)))
         else:
             h, c = (s if isinstance(s, Tensor) else Tensor(s) for s in state)
-        W = concatenate([self.W_f, self.W_i, self.W_c, self.W_o], axis=1)  # (H + D, 4H): fused gates
-        b = concatenate([self.b_f, self.b_i, self.b_c, self.b_o], axis=0)  # (4H,)
+        W = concatenate([self.W_f, self.W_i, self.W_o, self.W_c], axis=1)  # (H + D, 4H): fused, sigmoid gates first
+        b = concatenate([self.b_f, self.b_i, self.b_o, self.b_c], axis=0)  # (4H,)
         x_proj = x @ W[H:] + b  # (B, T, 4H): input part of all gates at all steps
         W_h = W[:H]  # (H, 4H)
         outputs, trace = [], {"f": [], "i": [], "o": []}
         for t in range(T):
             gates = x_proj[:, t] + h @ W_h  # (B, 4H)
-            f = gates[:, :H].sigmoid()
-            i = gates[:, H : 2 * H].sigmoid()
-            c_tilde = gates[:, 2 * H : 3 * H].tanh()
-            o = gates[:, 3 * H :].sigmoid()
+            fio = gates[:, : 3 * H].sigmoid()  # the three sigmoid gates in one call
+            f, i, o = fio[:, :H], fio[:, H : 2 * H], fio[:, 2 * H :]
+            c_tilde = gates[:, 3 * H :].tanh()
             c_new = f * c + i * c_tilde  # (B, H)
             h = _freeze_past_end(valid, t, o * c_new.tanh(), h)
             c = _freeze_past_end(valid, t, c_new, c)

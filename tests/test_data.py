@@ -12,11 +12,13 @@ import pytest
 from implementations.data import (
     DATA_DIR,
     PENGUIN_SPECIES,
+    TAGGING_VOCABULARY,
     load_houses,
     load_paris_apartments,
     load_penguins,
     load_sunspots,
     make_adding_problem,
+    make_entity_tagging,
     make_moons,
     make_sine_data,
     make_spirals,
@@ -469,3 +471,25 @@ def test_adding_problem_has_one_marker_per_half_and_the_right_sums():
     assert abs(np.mean((y - 1.0) ** 2) - 1 / 6) < 0.03  # the baseline error of predicting the mean
     with pytest.raises(ValueError, match="length must be at least 2"):
         make_adding_problem(3, length=1, rng=np.random.default_rng(0))
+
+
+def test_entity_tagging_tags_apple_by_the_next_word_and_pads():
+    tokens, tags, lengths = make_entity_tagging(500, rng=np.random.default_rng(0), min_length=2, max_length=9)
+    assert tokens.shape == tags.shape == (500, 9) and lengths.shape == (500,)
+    assert lengths.min() == 2 and lengths.max() == 9
+    words = np.array(TAGGING_VOCABULARY)[tokens]
+    real = np.arange(9)[None, :] < lengths[:, None]
+    assert (tokens[~real] == 0).all() and (tags[~real] == -1).all()  # padding
+    assert (tags[real] >= 0).all() and (words[real] != "<pad>").all()
+    apple = words == "apple"
+    assert apple.any(axis=1).all() and (apple.sum(axis=1) <= 2).all()
+    b, t = np.nonzero(apple)
+    assert (t + 1 < lengths[b]).all()  # every "apple" has a next word
+    nxt = words[b, t + 1]
+    expected = np.isin(nxt, ["released", "announced", "sued", "hired"]).astype(int)
+    assert np.isin(nxt, ["released", "announced", "sued", "hired", "pie", "juice", "tree", "seeds"]).all()
+    np.testing.assert_array_equal(tags[b, t], expected)
+    assert (tags[~apple & real] == 0).all()
+    assert 0.4 < expected.mean() < 0.6  # company and fruit equally likely
+    with pytest.raises(ValueError, match="min_length"):
+        make_entity_tagging(3, rng=np.random.default_rng(0), min_length=5, max_length=4)

@@ -209,3 +209,12 @@ def test_bad_inputs_raise():
     with pytest.raises(ValueError, match="shapes do not fit"):
         rnn_bptt(np.zeros((2, 3, 4)), np.zeros((2, 5)), np.zeros((4, 5)), np.zeros((5, 5)), np.zeros(5),
                  np.zeros((2, 3, 4)))
+
+
+def test_lstm_forget_bias_sets_b_f_only_and_is_checked():
+    lstm = LSTM(3, 4, rng=np.random.default_rng(0), forget_bias=2.0)
+    np.testing.assert_array_equal(lstm.b_f.data, np.full(4, 2.0))
+    for name in ("b_i", "b_c", "b_o"):
+        np.testing.assert_array_equal(getattr(lstm, name).data, np.zeros(4))
+    with pytest.raises(ValueError, match="forget_bias"):
+        LSTM(3, 4, rng=np.random.default_rng(0), forget_bias=np.nan)
