@@ -16,7 +16,7 @@ from ._validation import check_positive_int, check_rng
 from .autograd import Tensor, concatenate, stack, where
 from .nn import Module
 
-__all__ = ["RNN", "LSTM", "GRU", "rnn_bptt", "parameter_count"]
+__all__ = ["RNN", "LSTM", "GRU", "chrono_init", "rnn_bptt", "parameter_count"]
 
 
 def parameter_count(module):
@@ -215,6 +215,32 @@ class LSTM(Module):
         if return_gates:
             return (*result, {name: np.stack(values, axis=1) for name, values in trace.items()})
         return result
+
+
+def chrono_init(lstm, max_lag, *, rng):
+    """Set the LSTM's forget and input biases for memories of up to ``max_lag`` steps ("chrono" initialization).
+
+    Tallec and Ollivier (2018): b_f = log(u) with u ~ U(1, max_lag − 1) for each unit, and b_i = −b_f. A unit
+    with forget gate σ(b_f) = u / (1 + u) keeps a stored value for about 1 + u steps, so the units start with
+    memory time scales spread up to ``max_lag``, and each writes to its cell only when its input gate is
+    pushed open. Changes ``lstm.b_f`` and ``lstm.b_i`` in place and returns ``lstm``.
+
+    Parameters
+    ----------
+    lstm : LSTM
+    max_lag : float
+        Longest dependency expected, in steps; greater than 2.
+    rng : numpy.random.Generator
+    """
+    if not isinstance(lstm, LSTM):
+        raise TypeError(f"chrono_init needs an LSTM; received {type(lstm).__name__}.")
+    if not np.isfinite(max_lag) or max_lag <= 2:
+        raise ValueError(f"max_lag must be a finite number of steps greater than 2; received {max_lag}.")
+    rng = check_rng(rng)
+    b_f = np.log(rng.uniform(1.0, max_lag - 1.0, size=lstm.hidden_size))  # (H,)
+    lstm.b_f.data = b_f
+    lstm.b_i.data = -b_f
+    return lstm
 
 
 class GRU(Module):

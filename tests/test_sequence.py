@@ -5,7 +5,7 @@ import pytest
 from tensor_check import assert_gradients_match
 
 from implementations.autograd import Tensor
-from implementations.sequence import GRU, LSTM, RNN, parameter_count, rnn_bptt
+from implementations.sequence import GRU, LSTM, RNN, chrono_init, parameter_count, rnn_bptt
 
 B, T, D, H = 3, 6, 4, 5
 
@@ -218,3 +218,15 @@ def test_lstm_forget_bias_sets_b_f_only_and_is_checked():
         np.testing.assert_array_equal(getattr(lstm, name).data, np.zeros(4))
     with pytest.raises(ValueError, match="forget_bias"):
         LSTM(3, 4, rng=np.random.default_rng(0), forget_bias=np.nan)
+
+
+def test_chrono_init_spreads_forget_time_scales_and_closes_input_gates():
+    lstm = chrono_init(LSTM(2, 500, rng=np.random.default_rng(0)), 40, rng=np.random.default_rng(1))
+    u = np.exp(lstm.b_f.data)  # σ(b_f) = u / (1 + u)
+    assert u.min() >= 1.0 and u.max() <= 39.0 and u.max() > 35.0 and u.min() < 2.0
+    np.testing.assert_array_equal(lstm.b_i.data, -lstm.b_f.data)
+    np.testing.assert_array_equal(lstm.b_o.data, np.zeros(500))
+    with pytest.raises(ValueError, match="max_lag"):
+        chrono_init(lstm, 2, rng=np.random.default_rng(0))
+    with pytest.raises(TypeError, match="LSTM"):
+        chrono_init(GRU(2, 3, rng=np.random.default_rng(0)), 10, rng=np.random.default_rng(0))
