@@ -101,7 +101,8 @@ class RNN(Module):
         x_proj = x @ W_xh + b_h  # (B, T, H): the input part of every step, in one product
         outputs = []
         for t in range(x.shape[1]):
-            h = _freeze_past_end(valid, t, (x_proj[:, t] + h @ W_hh).tanh(), h)  # (B, H), eq. (4.1)
+            h_new = (x_proj[:, t] + h @ W_hh).tanh()  # (B, H), eq. (4.1)
+            h = _freeze_past_end(valid, t, h_new, h)
             outputs.append(_output(valid, t, h))
         return stack(outputs, axis=1), h
 
@@ -194,7 +195,8 @@ class LSTM(Module):
             h, c = Tensor(np.zeros((B, H))), Tensor(np.zeros((B, H)))
         else:
             h, c = (s if isinstance(s, Tensor) else Tensor(s) for s in state)
-        W = concatenate([self.W_f, self.W_i, self.W_o, self.W_c], axis=1)  # (H + D, 4H): fused, sigmoid gates first
+        # fused: (H + D, 4H), the three sigmoid gates first
+        W = concatenate([self.W_f, self.W_i, self.W_o, self.W_c], axis=1)
         b = concatenate([self.b_f, self.b_i, self.b_o, self.b_c], axis=0)  # (4H,)
         x_proj = x @ W[H:] + b  # (B, T, 4H): input part of all gates at all steps
         W_h = W[:H]  # (H, 4H)
@@ -213,7 +215,7 @@ class LSTM(Module):
                     trace[name].append(value.data)
         result = (stack(outputs, axis=1), (h, c))
         if return_gates:
-            return (*result, {name: np.stack(values, axis=1) for name, values in trace.items()})
+            return (*result, {name: np.stack(v, axis=1) for name, v in trace.items()})
         return result
 
 
@@ -270,7 +272,9 @@ class GRU(Module):
         x, _, valid = _check_input(x, self.input_size, lengths)
         B, T, _ = x.shape
         H = self.hidden_size
-        h = Tensor(np.zeros((B, H))) if h0 is None else (h0 if isinstance(h0, Tensor) else Tensor(h0))
+        if h0 is None:
+            h0 = np.zeros((B, H))
+        h = h0 if isinstance(h0, Tensor) else Tensor(h0)
         W = concatenate([self.W_z, self.W_r, self.W_h], axis=1)  # (H + D, 3H)
         b = concatenate([self.b_z, self.b_r, self.b_h], axis=0)  # (3H,)
         x_proj = x @ W[H:] + b  # (B, T, 3H)
@@ -288,8 +292,21 @@ class GRU(Module):
                 trace["r"].append(r.data)
         result = (stack(outputs, axis=1), h)
         if return_gates:
-            return (*result, {name: np.stack(values, axis=1) for name, values in trace.items()})
+            return (*result, {name: np.stack(v, axis=1) for name, v in trace.items()})
         return result
+
+
+def _bptt_arrays(x, h0, W_xh, W_hh, b_h, dL_dout):
+    """The arguments of :func:`rnn_bptt` as float arrays, after checking that their shapes fit."""
+    x, h0, W_xh, W_hh, b_h, dL_dout = (np.asarray(a, dtype=np.float64) for a in (x, h0, W_xh, W_hh, b_h, dL_dout))
+    B, T, D = x.shape
+    H = W_hh.shape[0]
+    if h0.shape != (B, H) or W_xh.shape != (D, H) or b_h.shape != (H,) or dL_dout.shape != (B, T, H):
+        raise ValueError(
+            f"shapes do not fit: x {x.shape}, h0 {h0.shape}, W_xh {W_xh.shape}, W_hh {W_hh.shape}, b_h {b_h.shape}, "
+            f"dL_dout {dL_dout.shape}; expected (B, T, D), (B, H), (D, H), (H, H), (H,), (B, T, H)."
+        )
+    return x, h0, W_xh, W_hh, b_h, dL_dout
 
 
 def rnn_bptt(x, h0, W_xh, W_hh, b_h, dL_dout):
@@ -309,22 +326,16 @@ def rnn_bptt(x, h0, W_xh, W_hh, b_h, dL_dout):
     -------
     grads : dict with keys ``W_xh``, ``W_hh``, ``b_h``, ``x``, ``h0``, each shaped like that argument
     """
-    x, h0, W_xh, W_hh, b_h, dL_dout = (np.asarray(a, dtype=np.float64) for a in (x, h0, W_xh, W_hh, b_h, dL_dout))
-    B, T, D = x.shape
-    H = W_hh.shape[0]
-    if h0.shape != (B, H) or W_xh.shape != (D, H) or b_h.shape != (H,) or dL_dout.shape != (B, T, H):
-        raise ValueError(
-            f"shapes do not fit: x {x.shape}, h0 {h0.shape}, W_xh {W_xh.shape}, W_hh {W_hh.shape}, b_h {b_h.shape}, "
-            f"dL_dout {dL_dout.shape}; expected (B, T, D), (B, H), (D, H), (H, H), (H,), (B, T, H)."
-        )
+    x, h0, W_xh, W_hh, b_h, dL_dout = _bptt_arrays(x, h0, W_xh, W_hh, b_h, dL_dout)
+    T = x.shape[1]
     hs = [h0]  # forward pass, keeping every state
     for t in range(T):
         hs.append(np.tanh(x[:, t] @ W_xh + hs[-1] @ W_hh + b_h))  # (B, H)
-    grads = {"W_xh": np.zeros_like(W_xh), "W_hh": np.zeros_like(W_hh), "b_h": np.zeros_like(b_h),
-             "x": np.zeros_like(x)}
-    dh_next = np.zeros((B, H))  # gradient reaching h_t from step t + 1
+    grads = {"W_xh": np.zeros_like(W_xh), "W_hh": np.zeros_like(W_hh),
+             "b_h": np.zeros_like(b_h), "x": np.zeros_like(x)}
+    dh_next = np.zeros_like(h0)  # (B, H): gradient reaching h_t from step t + 1
     for t in reversed(range(T)):
-        dh = dL_dout[:, t] + dh_next  # (B, H): from the output at t and from the future
+        dh = dL_dout[:, t] + dh_next  # (B, H): from the output at t and the future
         da = dh * (1.0 - hs[t + 1] ** 2)  # through tanh
         grads["W_xh"] += x[:, t].T @ da
         grads["W_hh"] += hs[t].T @ da
