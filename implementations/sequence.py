@@ -98,7 +98,7 @@ class RNN(Module):
 
     def _run(self, x, h, valid, W_xh, W_hh, b_h):
         """One direction: outputs (B, T, H) and the final state (B, H)."""
-        x_proj = x @ W_xh + b_h  # (B, T, H): the input part of every step, in one product
+        x_proj = x @ W_xh + b_h  # (B, T, H): input part of all steps in one product
         outputs = []
         for t in range(x.shape[1]):
             h_new = (x_proj[:, t] + h @ W_hh).tanh()  # (B, H), eq. (4.1)
