@@ -1,0 +1,144 @@
+"""Tests of implementations.transformer: the block's two layouts, causality, gradients and TinyGPT."""
+
+import numpy as np
+import pytest
+from tensor_check import assert_gradients_match
+
+from implementations import attention as A
+from implementations.autograd import Tensor, no_grad
+from implementations.optim import Adam
+from implementations.sequence import parameter_count
+from implementations.transformer import MultiHeadAttention, TinyGPT, TransformerBlock
+
+
+def _gelu(x):
+    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3)))
+
+
+def _reference_block(block, x, norm_first):
+    """The block written out with NumPy and the attention functions."""
+    p = {name: t.data for name, t in block.named_parameters()}
+    causal = A.causal_mask(x.shape[-2]) if block.causal else None
+
+    def ln(v, k):
+        return A.layer_norm(v, p[f"ln{k}.gamma"], p[f"ln{k}.beta"])
+
+    def mha(v):
+        return A.multi_head_attention(v, p["attn.W_q"], p["attn.W_k"], p["attn.W_v"], p["attn.W_o"],
+                                      num_heads=block.attn.num_heads, mask=causal)[0]
+
+    def ffn(v):
+        return _gelu(v @ p["ff.W1"] + p["ff.b1"]) @ p["ff.W2"] + p["ff.b2"]
+
+    if norm_first:
+        x = x + mha(ln(x, 1))
+        return x + ffn(ln(x, 2))
+    x = ln(x + mha(x), 1)
+    return ln(x + ffn(x), 2)
+
+
+@pytest.mark.parametrize("norm_first", [True, False])
+def test_block_matches_its_equations_in_both_layouts(norm_first):
+    rng = np.random.default_rng(0)
+    block = TransformerBlock(8, 2, 16, rng=rng, norm_first=norm_first)
+    for name in ("ln1.gamma", "ln2.beta", "attn.W_o", "ff.b1"):  # non-trivial LayerNorm and bias values
+        t = dict(block.named_parameters())[name]
+        t.data = rng.normal(size=t.shape)
+    x = rng.normal(size=(3, 5, 8))
+    out = block(Tensor(x))
+    assert isinstance(out, Tensor) and out.shape == (3, 5, 8)
+    np.testing.assert_allclose(out.data, _reference_block(block, x, norm_first), rtol=1e-12, atol=1e-12)
+
+
+def test_block_parameter_names_and_count():
+    block = TransformerBlock(8, 2, 16, rng=np.random.default_rng(0))
+    names = [n for n, _ in block.named_parameters()]
+    assert names == ["ln1.gamma", "ln1.beta", "attn.W_q", "attn.W_k", "attn.W_v", "attn.W_o", "ln2.gamma",
+                     "ln2.beta", "ff.W1", "ff.b1", "ff.W2", "ff.b2"]
+    assert parameter_count(block) == 2 * 2 * 8 + 4 * 8 * 8 + (8 * 16 + 16) + (16 * 8 + 8)
+
+
+def test_causal_block_output_at_t_ignores_later_tokens():
+    rng = np.random.default_rng(1)
+    block = TransformerBlock(8, 4, 16, rng=rng, causal=True)
+    x = rng.normal(size=(2, 6, 8))
+    x2 = x.copy()
+    x2[:, 3:] = rng.normal(size=(2, 3, 8))
+    with no_grad():
+        y, y2 = block(x).data, block(x2).data
+    np.testing.assert_allclose(y2[:, :3], y[:, :3])
+    assert not np.allclose(y2[:, 3:], y[:, 3:])
+
+
+@pytest.mark.parametrize("norm_first", [True, False])
+def test_block_gradients_match_finite_differences(norm_first):
+    rng = np.random.default_rng(2)
+    block = TransformerBlock(4, 2, 6, rng=rng, norm_first=norm_first, causal=True)
+    params = dict(block.named_parameters())
+    names = ["attn.W_q", "ln1.gamma", "ff.W1", "ff.b2"]
+    x = rng.normal(size=(2, 3, 4))
+
+    def run(x_t, *values):
+        for name, v in zip(names, values, strict=True):
+            setattr(_owner(block, name), name.split(".")[-1], v)
+        return block(x_t)
+
+    assert_gradients_match(run, x, *[params[n].data for n in names])
+
+
+def _owner(module, dotted):
+    for part in dotted.split(".")[:-1]:
+        module = getattr(module, part)
+    return module
+
+
+def test_multi_head_attention_module_validates_and_returns_weights():
+    with pytest.raises(ValueError, match="divide"):
+        MultiHeadAttention(10, 3, rng=np.random.default_rng(0))
+    mha = MultiHeadAttention(6, 3, rng=np.random.default_rng(0))
+    y, w = mha(np.ones((4, 6)), return_weights=True)
+    assert y.shape == (4, 6) and w.shape == (3, 4, 4)
+
+
+def test_tinygpt_drives_the_loss_on_one_batch_near_zero():
+    rng = np.random.default_rng(3)
+    model = TinyGPT(vocab_size=10, block_size=12, d_model=32, num_heads=4, num_layers=2, d_ff=64, rng=rng)
+    idx = rng.integers(0, 10, size=(4, 12))
+    targets = rng.integers(0, 10, size=(4, 12))
+    logits = model(idx)
+    assert logits.shape == (4, 12, 10)
+    first = model.loss(idx, targets).item()
+    assert abs(first - np.log(10)) < 0.1  # near-uniform predictions at initialization
+    optimizer = Adam(model.parameters(), lr=3e-3)
+    for _ in range(200):
+        loss = model.loss(idx, targets)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    assert loss.item() < 0.05
+
+
+def test_tinygpt_generate_keeps_the_prompt_crops_the_context_and_is_seeded():
+    rng = np.random.default_rng(4)
+    model = TinyGPT(vocab_size=7, block_size=5, d_model=8, num_heads=2, num_layers=1, d_ff=16, rng=rng)
+    prompt = rng.integers(0, 7, size=(3, 8))  # longer than block_size: generation must crop
+    out = model.generate(prompt, 6, rng=np.random.default_rng(0), temperature=0.7, top_k=3)
+    assert out.shape == (3, 14) and out.dtype.kind == "i"
+    np.testing.assert_array_equal(out[:, :8], prompt)
+    assert ((0 <= out) & (out < 7)).all()
+    again = model.generate(prompt, 6, rng=np.random.default_rng(0), temperature=0.7, top_k=3)
+    np.testing.assert_array_equal(out, again)
+    greedy = model.generate(prompt[:, -5:], 1, rng=np.random.default_rng(1), top_k=1)
+    with no_grad():
+        expected = model(prompt[:, -5:]).data[:, -1].argmax(axis=-1)
+    np.testing.assert_array_equal(greedy[:, -1], expected)
+
+
+def test_tinygpt_rejects_bad_ids():
+    model = TinyGPT(5, 4, 8, 2, 1, 8, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="block_size"):
+        model(np.zeros((1, 5), dtype=int))
+    with pytest.raises(ValueError, match="0..4"):
+        model(np.full((1, 3), 5))
+    with pytest.raises(ValueError, match="temperature"):
+        model.generate(np.zeros((1, 2), dtype=int), 1, rng=np.random.default_rng(0), temperature=0)
