@@ -26,6 +26,8 @@ __all__ = [
     "make_windows",
     "make_adding_problem",
     "make_entity_tagging",
+    "WORD_CATEGORIES",
+    "make_corpus",
     "make_sine_data",
     "make_moons",
     "make_spirals",
@@ -482,3 +484,58 @@ def make_entity_tagging(n, *, rng, min_length=4, max_length=12):
             tokens[b, t + 1] = rng.choice(company if is_company else fruit)
             tags[b, t] = int(is_company)
     return tokens, tags, lengths
+
+
+# A synthetic corpus for word embeddings: words of one category fill the same slots of the same templates.
+WORD_CATEGORIES = {
+    "animal": ("cat", "dog", "horse", "cow", "sheep", "goat"),
+    "food": ("bread", "cheese", "rice", "soup", "cake", "pasta"),
+    "vehicle": ("car", "bus", "train", "bike", "truck", "boat"),
+    "place": ("city", "village", "farm", "market", "school", "park"),
+    "person": ("teacher", "farmer", "doctor", "child", "driver", "baker"),
+}
+_CORPUS_TEMPLATES = (
+    "the {animal} sleeps near the {place}",
+    "a {person} feeds the {animal}",
+    "the {person} eats {food} at the {place}",
+    "we took the {vehicle} to the {place}",
+    "the {animal} runs after the {vehicle}",
+    "she bought {food} for the {person}",
+    "the {vehicle} stopped at the {place}",
+    "my {animal} likes {food}",
+    "the {person} drives the {vehicle}",
+    "they sell {food} at the {place}",
+    "the {animal} and the {animal} play",
+    "the {person} talks to the {person}",
+)
+
+
+def make_corpus(n, *, rng):
+    """``n`` templated sentences whose content words come from five known categories.
+
+    Each sentence fills one of twelve templates ("the {animal} sleeps near the {place}", …) with words
+    drawn uniformly from :data:`WORD_CATEGORIES` (animals, foods, vehicles, places, people; six words
+    each). Words of one category occur in the same contexts, so a good embedding places them close
+    together, and that can be measured.
+
+    Parameters
+    ----------
+    n : int
+        Number of sentences.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    sentences : list of str
+    category : dict of str -> str
+        The category of each of the 30 content words.
+    """
+    n = check_positive_int(n, "n")
+    rng = check_rng(rng)
+    sentences = []
+    for template in rng.choice(len(_CORPUS_TEMPLATES), size=n):
+        words = _CORPUS_TEMPLATES[template].split()
+        sentences.append(" ".join(
+            str(rng.choice(WORD_CATEGORIES[w[1:-1]])) if w.startswith("{") else w for w in words))
+    category = {word: name for name, words in WORD_CATEGORIES.items() for word in words}
+    return sentences, category

@@ -1,0 +1,117 @@
+"""Tests of implementations.text: tokens, vocabulary, TF-IDF against scikit-learn, word2vec."""
+
+import numpy as np
+import pytest
+
+from implementations.data import WORD_CATEGORIES, make_corpus
+from implementations.gradcheck import numerical_gradient
+from implementations.text import Vocabulary, Word2Vec, cosine_similarity, one_hot, sgns_loss, tfidf, tokenize
+
+DOCS = [
+    "The quick brown fox jumps over the lazy dog",
+    "Never jump over lazy dogs quickly",
+    "Quick foxes are better than lazy dogs",
+]
+
+
+def test_tokenize_keeps_order_lowercases_and_splits_punctuation():
+    assert tokenize("I need to run to catch the bus!") == ["i", "need", "to", "run", "to", "catch", "the", "bus", "!"]
+    assert tokenize("Don't STOP, 2 cats.") == ["don't", "stop", ",", "2", "cats", "."]
+    with pytest.raises(TypeError):
+        tokenize(["a"])
+
+
+def test_vocabulary_orders_by_frequency_and_maps_unknowns():
+    vocab = Vocabulary("b a b c b a".split())
+    assert vocab.itos == ["<pad>", "<unk>", "b", "a", "c"]
+    assert vocab.stoi["a"] == 3 and len(vocab) == 5
+    np.testing.assert_array_equal(vocab.encode(["a", "zebra", "c"]), [3, 1, 4])
+    assert vocab.decode([2, 3, 0]) == ["b", "a", "<pad>"]
+    assert Vocabulary("b a b c b a".split(), min_count=2).itos == ["<pad>", "<unk>", "b", "a"]
+    with pytest.raises(ValueError, match="0..4"):
+        vocab.decode([7])
+
+
+def test_one_hot_rows_are_unit_vectors_and_orthogonal():
+    E = one_hot(np.array([[0, 2], [1, 2]]), 4)
+    assert E.shape == (2, 2, 4)
+    np.testing.assert_array_equal(E[0, 1], [0, 0, 1, 0])
+    flat = E.reshape(-1, 4)
+    gram = flat @ flat.T
+    assert gram[0, 1] == 0 and gram[1, 3] == 1  # different words orthogonal, equal words identical
+    with pytest.raises(ValueError, match="0..3"):
+        one_hot([4], 4)
+
+
+@pytest.mark.parametrize("sublinear_tf", [False, True])
+@pytest.mark.parametrize("smooth_idf", [False, True])
+@pytest.mark.parametrize("norm", ["l2", "l1", None])
+def test_tfidf_equals_scikit_learn(sublinear_tf, smooth_idf, norm):
+    sklearn_text = pytest.importorskip("sklearn.feature_extraction.text")
+    docs = DOCS + ["The the THE dog; a dog's bone, 42 bones!", "It's a dog-eat-dog world"]
+    X, vocabulary = tfidf(docs, sublinear_tf=sublinear_tf, smooth_idf=smooth_idf, norm=norm)
+    reference = sklearn_text.TfidfVectorizer(sublinear_tf=sublinear_tf, smooth_idf=smooth_idf, norm=norm)
+    expected = reference.fit_transform(docs).toarray()
+    assert vocabulary == list(reference.get_feature_names_out())
+    np.testing.assert_allclose(X, expected, rtol=0, atol=1e-12)
+
+
+def test_tfidf_rejects_bad_input():
+    with pytest.raises(TypeError):
+        tfidf("one string")
+    with pytest.raises(ValueError, match="norm"):
+        tfidf(DOCS, norm="l3")
+    with pytest.raises(ValueError, match="no terms"):
+        tfidf(["a b", "c"])
+
+
+def test_cosine_similarity_values_and_zero_vector():
+    assert cosine_similarity([1.0, 0.0], [0.0, 2.0]) == 0.0
+    np.testing.assert_allclose(cosine_similarity([1.0, 1.0], [2.0, 2.0]), 1.0)
+    S = cosine_similarity(np.random.default_rng(0).normal(size=(4, 3)))
+    np.testing.assert_allclose(np.diag(S), 1.0)
+    np.testing.assert_allclose(S, S.T)
+    with pytest.raises(ValueError, match="zero vector"):
+        cosine_similarity([0.0, 0.0], [1.0, 0.0])
+
+
+def test_sgns_gradients_match_finite_differences():
+    rng = np.random.default_rng(1)
+    v, u_pos, u_neg = rng.normal(size=(3, 4)), rng.normal(size=(3, 4)), rng.normal(size=(3, 5, 4))
+    loss, grads = sgns_loss(v, u_pos, u_neg)
+    s_pos, s_neg = (u_pos * v).sum(1), np.einsum("bkd,bd->bk", u_neg, v)
+    direct = np.mean(np.log1p(np.exp(-s_pos)) + np.log1p(np.exp(s_neg)).sum(1))
+    np.testing.assert_allclose(loss, direct)
+    args = [v, u_pos, u_neg]
+    for k in range(3):
+        def f(x, k=k):
+            a = list(args)
+            a[k] = x
+            return sgns_loss(*a)[0]
+        np.testing.assert_allclose(grads[k], numerical_gradient(f, args[k]), rtol=1e-6, atol=1e-9)
+
+
+def test_corpus_uses_only_known_categories():
+    sentences, category = make_corpus(200, rng=np.random.default_rng(0))
+    assert len(sentences) == 200 and len(category) == 30
+    assert set(category.values()) == set(WORD_CATEGORIES)
+    content = [w for s in sentences for w in s.split() if w in category]
+    assert len(set(content)) == 30  # every word occurs
+    assert make_corpus(5, rng=np.random.default_rng(3)) == make_corpus(5, rng=np.random.default_rng(3))
+
+
+def test_word2vec_puts_words_of_a_category_together():
+    sentences, category = make_corpus(2000, rng=np.random.default_rng(0))
+    model = Word2Vec().fit(sentences, dim=16, window=2, negatives=5, epochs=4, rng=np.random.default_rng(1))
+    assert model.loss_history[-1] < model.loss_history[0]
+    nearest = {w: model.most_similar(w, k=1)[0][0] for w in category}
+    same = np.mean([category.get(n) == category[w] for w, n in nearest.items()])
+    assert same >= 0.8  # chance is about 5/29
+    assert model.vector("cat").shape == (16,)
+    again = Word2Vec().fit(sentences, dim=16, window=2, negatives=5, epochs=4, rng=np.random.default_rng(1))
+    np.testing.assert_array_equal(model.W_in, again.W_in)
+    with pytest.raises(KeyError, match="zebra"):
+        model.vector("zebra")
+    with pytest.raises(ValueError, match="diverged"), np.errstate(all="ignore"):
+        Word2Vec().fit(sentences, dim=16, window=2, negatives=5, epochs=1, rng=np.random.default_rng(1),
+                       lr=50.0, batch_size=512)
