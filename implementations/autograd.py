@@ -49,6 +49,16 @@ def _unbroadcast(grad, shape):
     return grad
 
 
+def _matmul(a, b):
+    """a @ b; batched operands are made contiguous first, since NumPy multiplies strided stacks of
+    matrices (e.g. attention heads after a transpose) several times more slowly."""
+    if a.ndim > 2 and not a.flags.c_contiguous:
+        a = np.ascontiguousarray(a)
+    if b.ndim > 2 and not b.flags.c_contiguous:
+        b = np.ascontiguousarray(b)
+    return a @ b
+
+
 class _IndexedGrad:
     """The gradient of ``x[index]``: ``value`` belongs at ``index`` of an array of zeros.
 
@@ -295,7 +305,7 @@ class Tensor:
         A, B = self.data, other.data
         A2 = A[None, :] if A.ndim == 1 else A  # a vector on the left is a row
         B2 = B[:, None] if B.ndim == 1 else B  # a vector on the right is a column
-        out2 = A2 @ B2  # (..., n, p)
+        out2 = _matmul(A2, B2)  # (..., n, p)
         shape = list(out2.shape)  # drop the axes that the promotion added
         if B.ndim == 1:
             shape.pop(-1)
@@ -304,8 +314,8 @@ class Tensor:
 
         def backward(g):  # C = AB: ∂L/∂A = G Bᵀ, ∂L/∂B = Aᵀ G, then undo broadcasting and promotion
             G2 = np.reshape(g, out2.shape)
-            gA = _unbroadcast(G2 @ np.swapaxes(B2, -1, -2), A2.shape).reshape(A.shape)
-            gB = _unbroadcast(np.swapaxes(A2, -1, -2) @ G2, B2.shape).reshape(B.shape)
+            gA = _unbroadcast(_matmul(G2, np.swapaxes(B2, -1, -2)), A2.shape).reshape(A.shape)
+            gB = _unbroadcast(_matmul(np.swapaxes(A2, -1, -2), G2), B2.shape).reshape(B.shape)
             return gA, gB
 
         return Tensor._result(out2.reshape(shape), (self, other), backward, "@")

@@ -61,7 +61,7 @@ def check_function(candidate, reference, make_inputs, *, rng, trials=20, rtol=1e
                     warnings.simplefilter("error")
                 received = candidate(*args)
         except NotImplementedError:
-            print(f"{name} is not implemented yet: replace `raise NotImplementedError` with your code.")
+            print(f"{name} is not implemented yet:\nreplace `raise NotImplementedError` with your code.")
             return
         except Warning as warning:
             shown = "\n".join(f"  argument {i}: {_describe(a)}" for i, a in enumerate(args))

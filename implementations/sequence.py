@@ -246,13 +246,14 @@ def chrono_init(lstm, max_lag, *, rng):
 
 
 class GRU(Module):
-    """Gated recurrent unit, eq. (4.5), in the form of the original paper:
+    """Gated recurrent unit, eq. (4.5), in the form of Chung et al. (2014) (reset gate before the product):
 
     z = σ([h, x] W_z + b_z),  r = σ([h, x] W_r + b_r),  h̃ = tanh([r ⊙ h, x] W_h + b_h),
     h_t = (1 − z) ⊙ h_{t−1} + z ⊙ h̃.
 
     PyTorch and cuDNN compute a variant: the reset gate multiplies the hidden part *after* its matrix
-    product, tanh(x W + b + r ⊙ (h U + b')), and z weighs the old state, h_t = z ⊙ h_{t−1} + (1 − z) ⊙ h̃.
+    product, tanh(x W + b + r ⊙ (h U + b')), and z weighs the old state, h_t = z ⊙ h_{t−1} + (1 − z) ⊙ h̃
+    (the labelling of Cho et al., 2014).
     Each W is (H + D, H), h rows first. Weights ~ U(−1/√H, 1/√H); biases start at 0.
     """
 

@@ -170,12 +170,16 @@ class TinyGPT(Module):
         logits = self.ln_f(x) @ self.W_out  # (B, T, V)
         return (logits, weights) if return_weights else logits
 
-    def loss(self, idx, targets):
-        """Mean cross-entropy of the next-token predictions: targets (B, T) are the ids that follow."""
+    def loss(self, idx, targets, *, ignore_index=None):
+        """Mean cross-entropy of the next-token predictions: targets (B, T) are the ids that follow.
+
+        Positions whose target equals ``ignore_index`` (e.g. −1 for a prompt that is given, not predicted)
+        are left out of the mean.
+        """
         targets = np.asarray(targets)
         if targets.shape != np.shape(idx):
             raise ValueError(f"targets must have the shape of idx {np.shape(idx)}; received {targets.shape}.")
-        return F.cross_entropy(self(idx), targets)
+        return F.cross_entropy(self(idx), targets, ignore_index=ignore_index)
 
     def generate(self, idx, max_new_tokens, *, rng, temperature=1.0, top_k=None):
         """Sample ``max_new_tokens`` tokens one at a time, each from the model's next-token distribution.

@@ -1,0 +1,65 @@
+"""Benchmark of chapter 5's attention and TinyGPT (run with `make bench`; nothing is asserted).
+
+Reports
+1. ``attention.multi_head_attention`` forward on NumPy arrays at B = 8, T = 256, D = 256, 8 heads,
+   with a causal mask;
+2. one TinyGPT training step (forward, backward, Adam update) at the size trained in chapter 5.
+
+Each figure is the median of several repetitions.
+"""
+
+import statistics
+import time
+
+import numpy as np
+
+from implementations.attention import causal_mask, multi_head_attention
+from implementations.optim import Adam
+from implementations.transformer import TinyGPT
+
+# The model of chapter 5's training section; keep in step with the notebook.
+GPT_SIZE = {"vocab_size": 30, "block_size": 32, "d_model": 64, "num_heads": 4, "num_layers": 2, "d_ff": 256}
+GPT_BATCH = 32
+
+
+def median_time(fn, *, repeats, warmup=2):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def attention_time(B=8, T=256, D=256, heads=8):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(B, T, D))
+    W = [rng.normal(size=(D, D)) / np.sqrt(D) for _ in range(4)]
+    mask = causal_mask(T)
+    return median_time(lambda: multi_head_attention(X, *W, num_heads=heads, mask=mask), repeats=10)
+
+
+def gpt_step_time():
+    rng = np.random.default_rng(0)
+    model = TinyGPT(**GPT_SIZE, rng=rng)
+    optimizer = Adam(model.parameters(), lr=1e-3)
+    idx = rng.integers(0, GPT_SIZE["vocab_size"], size=(GPT_BATCH, GPT_SIZE["block_size"]))
+    targets = rng.integers(0, GPT_SIZE["vocab_size"], size=idx.shape)
+
+    def step():
+        loss = model.loss(idx, targets)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+    return median_time(step, repeats=20)
+
+
+if __name__ == "__main__":
+    print(f"multi_head_attention forward, B=8, T=256, D=256, 8 heads, causal: {attention_time() * 1e3:.0f} ms "
+          "(median of 10)")
+    size = ", ".join(f"{k}={v}" for k, v in GPT_SIZE.items())
+    print(f"TinyGPT ({size}), batch {GPT_BATCH}, one Adam training step: {gpt_step_time() * 1e3:.1f} ms "
+          "(median of 20)")
