@@ -17,8 +17,8 @@ from implementations.attention import causal_mask, multi_head_attention
 from implementations.optim import Adam
 from implementations.transformer import TinyGPT
 
-# The model of chapter 5's training section; keep in step with the notebook.
-GPT_SIZE = {"vocab_size": 30, "block_size": 32, "d_model": 64, "num_heads": 4, "num_layers": 2, "d_ff": 256}
+# The model and batch of chapter 5's sorting task; keep in step with the notebook.
+GPT_SIZE = {"vocab_size": 11, "block_size": 12, "d_model": 32, "num_heads": 4, "num_layers": 2, "d_ff": 128}
 GPT_BATCH = 32
 
 

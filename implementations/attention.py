@@ -53,7 +53,7 @@ def softmax(Z, axis=-1):
 
 
 def simple_self_attention(X):
-    """Y = softmax(X Xᵀ) X, eq. (10.5): every token a weighted mean of all tokens, no parameters.
+    """Y = softmax(X Xᵀ) X, eq. (5.4): every token a weighted mean of all tokens, no parameters.
 
     Parameters
     ----------
@@ -77,7 +77,7 @@ def _swap_last(t):
 
 
 def scaled_dot_product_attention(Q, K, V, *, mask=None, scaled=True):
-    """softmax(Q Kᵀ / √d_k) V, eq. (10.10), and the attention weights.
+    """softmax(Q Kᵀ / √d_k) V, eq. (5.6), and the attention weights.
 
     Parameters
     ----------
@@ -85,11 +85,11 @@ def scaled_dot_product_attention(Q, K, V, *, mask=None, scaled=True):
     K : array_like or Tensor of shape (…, T_k, d_k)
     V : array_like or Tensor of shape (…, T_k, d_v)
     mask : array_like of bool, broadcastable to (…, T_q, T_k), optional
-        True where attention is *allowed* (as ``torch.nn.functional.scaled_dot_product_attention``; the
-        opposite of the ``attn_mask`` of ``torch.nn.MultiheadAttention``). Every query must be allowed at
-        least one key.
+        True where attention is *allowed*, as in ``torch.nn.functional.scaled_dot_product_attention``
+        (the opposite of the ``attn_mask`` of ``torch.nn.MultiheadAttention``). Every query must be
+        allowed at least one key.
     scaled : bool, default True
-        Divide the scores by √d_k; ``False`` gives eq. (10.8).
+        Divide the scores by √d_k; ``False`` gives plain dot-product attention.
 
     Returns
     -------
@@ -98,33 +98,43 @@ def scaled_dot_product_attention(Q, K, V, *, mask=None, scaled=True):
         Row i holds the weights α_ij of query i over the keys; each row sums to 1.
     """
     (Q_t, K_t, V_t), as_tensor = _tensors(Q, K, V)
-    if Q_t.ndim < 2 or K_t.ndim < 2 or V_t.ndim < 2:
-        raise ValueError(f"Q, K and V must be at least 2-D; received shapes {Q_t.shape}, {K_t.shape}, {V_t.shape}.")
-    if Q_t.shape[-1] != K_t.shape[-1] or K_t.shape[-2] != V_t.shape[-2]:
-        raise ValueError(
-            f"shapes do not fit: Q {Q_t.shape}, K {K_t.shape}, V {V_t.shape}; expected (…, T_q, d_k), "
-            "(…, T_k, d_k), (…, T_k, d_v)."
-        )
+    _check_qkv(Q_t, K_t, V_t)
     scores = Q_t @ _swap_last(K_t)  # (…, T_q, T_k)
     if scaled:
         scores = scores / np.sqrt(Q_t.shape[-1])
     if mask is not None:
-        mask = np.asarray(mask)
-        if mask.dtype != bool:
-            raise TypeError(f"mask must hold booleans (True = may attend); received dtype {mask.dtype}.")
-        try:
-            allowed = np.broadcast_to(mask, scores.shape)
-        except ValueError as exc:
-            raise ValueError(f"mask of shape {mask.shape} does not broadcast to the scores {scores.shape}.") from exc
-        if not allowed.any(axis=-1).all():
-            raise ValueError("mask allows no key for some query (a row of False); every query needs one key.")
-        scores = scores.masked_fill(~allowed, -np.inf)
-    weights = scores.softmax(axis=-1)
+        allowed = _broadcast_mask(mask, scores.shape)
+        scores = scores.masked_fill(~allowed, -np.inf)  # weight exp(−∞) = 0
+    weights = scores.softmax(axis=-1)  # each row sums to 1
     return _result(weights @ V_t, as_tensor), _result(weights, as_tensor)
 
 
+def _check_qkv(Q, K, V):
+    if Q.ndim < 2 or K.ndim < 2 or V.ndim < 2:
+        raise ValueError(f"Q, K and V must be at least 2-D; received shapes {Q.shape}, {K.shape}, {V.shape}.")
+    if Q.shape[-1] != K.shape[-1] or K.shape[-2] != V.shape[-2]:
+        raise ValueError(
+            f"shapes do not fit: Q {Q.shape}, K {K.shape}, V {V.shape}; expected (…, T_q, d_k), "
+            "(…, T_k, d_k), (…, T_k, d_v)."
+        )
+
+
+def _broadcast_mask(mask, shape):
+    """The boolean mask broadcast to the scores' shape, after checking it leaves every query a key."""
+    mask = np.asarray(mask)
+    if mask.dtype != bool:
+        raise TypeError(f"mask must hold booleans (True = may attend); received dtype {mask.dtype}.")
+    try:
+        allowed = np.broadcast_to(mask, shape)
+    except ValueError as exc:
+        raise ValueError(f"mask of shape {mask.shape} does not broadcast to the scores {shape}.") from exc
+    if not allowed.any(axis=-1).all():
+        raise ValueError("mask allows no key for some query (a row of False); every query needs one key.")
+    return allowed
+
+
 def self_attention(X, W_q, W_k, W_v, *, scaled=True, mask=None):
-    """Self-attention with learned projections: Q = X W_q, K = X W_k, V = X W_v, then eq. (10.10).
+    """Self-attention with learned projections: Q = X W_q, K = X W_k, V = X W_v, then eq. (5.6).
 
     Parameters
     ----------
@@ -132,7 +142,7 @@ def self_attention(X, W_q, W_k, W_v, *, scaled=True, mask=None):
     W_q, W_k : array_like or Tensor of shape (D, d_k)
     W_v : array_like or Tensor of shape (D, d_v)
     scaled : bool, default True
-        ``False`` gives eq. (10.8), without the division by √d_k.
+        ``False`` leaves out the division by √d_k.
     mask : array_like of bool, optional
         As in :func:`scaled_dot_product_attention`.
 
@@ -152,7 +162,7 @@ def self_attention(X, W_q, W_k, W_v, *, scaled=True, mask=None):
 
 
 def multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None):
-    """Multi-head self-attention: Y = concat(head_1, …, head_h) W_o, eq. (9.19) of the lecture notes.
+    """Multi-head self-attention: Y = concat(head_1, …, head_h) W_o, eq. (5.7).
 
     Column block h of W_q, W_k and W_v (columns h·d_k … (h + 1)·d_k − 1, with d_k = D / num_heads)
     belongs to head h, which computes scaled dot-product attention on its own queries, keys and values.
@@ -172,25 +182,29 @@ def multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None):
     weights : ndarray or Tensor of shape (…, num_heads, T, T)
     """
     (X_t, Wq, Wk, Wv, Wo), as_tensor = _tensors(X, W_q, W_k, W_v, W_o)
-    _check_tokens(X_t)
-    D = X_t.shape[-1]
-    for name, W in (("W_q", Wq), ("W_k", Wk), ("W_v", Wv), ("W_o", Wo)):
+    _check_heads(X_t, (Wq, Wk, Wv, Wo), num_heads)
+    *lead, T, D = X_t.shape
+    d_k = D // num_heads
+
+    def split(t):  # (…, T, D) -> (…, h, T, d_k): column block m goes to head m
+        n = t.ndim + 1
+        return t.reshape(*lead, T, num_heads, d_k).transpose(*range(n - 3), n - 2, n - 3, n - 1)
+
+    Q, K, V = split(X_t @ Wq), split(X_t @ Wk), split(X_t @ Wv)
+    heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)  # (…, h, T, d_k)
+    n = heads.ndim
+    concat = heads.transpose(*range(n - 3), n - 2, n - 3, n - 1).reshape(*lead, T, D)
+    return _result(concat @ Wo, as_tensor), _result(weights, as_tensor)
+
+
+def _check_heads(X, weights, num_heads):
+    _check_tokens(X)
+    D = X.shape[-1]
+    for name, W in zip(("W_q", "W_k", "W_v", "W_o"), weights, strict=True):
         if W.shape != (D, D):
             raise ValueError(f"{name} must be ({D}, {D}) for tokens of {D} features; received {W.shape}.")
     if not isinstance(num_heads, (int, np.integer)) or num_heads < 1 or D % num_heads:
         raise ValueError(f"num_heads must be a positive integer dividing D = {D}; received {num_heads}.")
-    lead, T = X_t.shape[:-2], X_t.shape[-2]
-    d_k = D // num_heads
-
-    def split(t):  # (…, T, D) -> (…, heads, T, d_k): column block h goes to head h
-        t = t.reshape(*lead, T, num_heads, d_k)
-        n = t.ndim
-        return t.transpose(*range(n - 3), n - 2, n - 3, n - 1)
-
-    heads, weights = scaled_dot_product_attention(split(X_t @ Wq), split(X_t @ Wk), split(X_t @ Wv), mask=mask)
-    n = heads.ndim
-    concat = heads.transpose(*range(n - 3), n - 2, n - 3, n - 1).reshape(*lead, T, D)  # (…, T, D)
-    return _result(concat @ Wo, as_tensor), _result(weights, as_tensor)
 
 
 def causal_mask(T):
@@ -201,7 +215,7 @@ def causal_mask(T):
 
 
 def sinusoidal_positional_encoding(T, D):
-    """PE[i, 2k] = sin(i / 10000^(2k/D)), PE[i, 2k + 1] = cos(i / 10000^(2k/D)) (Vaswani et al., 2017).
+    """PE[i, 2k] = sin(i / 10000^(2k/D)), PE[i, 2k + 1] = cos(i / 10000^(2k/D)), eq. (5.8).
 
     Parameters
     ----------

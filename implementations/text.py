@@ -99,7 +99,7 @@ def one_hot(ids, vocab_size):
 
 
 def tfidf(docs, *, sublinear_tf=False, smooth_idf=True, norm="l2"):
-    """Term frequency–inverse document frequency vectors, as scikit-learn's ``TfidfVectorizer``.
+    """Term frequency–inverse document frequency vectors, eq. (5.1), as scikit-learn's ``TfidfVectorizer``.
 
     For term t in document d: tf(t, d) is the count of t in d (1 + ln count if ``sublinear_tf``),
     idf(t) = ln((1 + n) / (1 + df(t))) + 1 with smoothing, ln(n / df(t)) + 1 without, where n is the number
@@ -167,7 +167,7 @@ def cosine_similarity(A, B=None):
 
 
 def sgns_loss(v, u_pos, u_neg):
-    """Skip-gram negative-sampling loss and its gradients (chapter 5, word2vec).
+    """Skip-gram negative-sampling loss, eq. (5.3), and its gradients.
 
     For a centre word vector v, the output vector u₊ of a word seen in its context and the output
     vectors u₋ of k sampled "noise" words: ℓ = −log σ(u₊·v) − Σ log σ(−u₋·v).

@@ -55,7 +55,7 @@ class MultiHeadAttention(Module):
 
 
 class FeedForward(Module):
-    """The per-token MLP of a block: FFN(x) = act(x W1 + b1) W2 + b2, eq. (9.20) with GELU or ReLU."""
+    """The per-token MLP of a block: FFN(x) = act(x W1 + b1) W2 + b2, in eq. (5.9), with GELU or ReLU."""
 
     def __init__(self, d_model, d_ff, *, rng, activation="gelu"):
         d_model = check_positive_int(d_model, "d_model")
@@ -76,9 +76,9 @@ class FeedForward(Module):
 class TransformerBlock(Module):
     """One transformer layer: attention mixes the tokens, the feed-forward network transforms each one.
 
-    Pre-LN (``norm_first=True``, as GPT-2 and most recent models):
+    Pre-LN (``norm_first=True``, as GPT-2 and most recent models), eq. (5.9):
         x ← x + MHA(LN₁(x)),  x ← x + FFN(LN₂(x)).
-    Post-LN (``norm_first=False``, the original transformer; eqs. (9.21)–(9.22) of the lecture notes):
+    Post-LN (``norm_first=False``, the original transformer):
         x ← LN₁(x + MHA(x)),  x ← LN₂(x + FFN(x)).
 
     Parameters
@@ -102,10 +102,8 @@ class TransformerBlock(Module):
         self.ff = FeedForward(d_model, d_ff, rng=rng, activation=activation)
 
     def forward(self, x, *, return_weights=False):
-        """x of shape (B, T, D) (Tensor or array) -> Tensor of the same shape; optionally the attention weights."""
-        x = _as_tensor(x)
-        if x.ndim not in (2, 3) or x.shape[-1] != self.attn.d_model:
-            raise ValueError(f"x must be (B, T, {self.attn.d_model}) or (T, {self.attn.d_model}); received {x.shape}.")
+        """(B, T, D) or (T, D) -> Tensor of the same shape (and the attention weights if asked)."""
+        x = self._check_input(x)
         mask = causal_mask(x.shape[-2]) if self.causal else None
         if self.norm_first:
             a, weights = self.attn(self.ln1(x), mask=mask, return_weights=True)
@@ -116,6 +114,14 @@ class TransformerBlock(Module):
             x = self.ln1(x + a)
             x = self.ln2(x + self.ff(x))
         return (x, weights) if return_weights else x
+
+
+    def _check_input(self, x):
+        x = _as_tensor(x)
+        D = self.attn.d_model
+        if x.ndim not in (2, 3) or x.shape[-1] != D:
+            raise ValueError(f"x must be (B, T, {D}) or (T, {D}); received {x.shape}.")
+        return x
 
 
 class TinyGPT(Module):
