@@ -67,18 +67,23 @@ class _IndexedGrad:
     cost O(T²) in the backward pass; written in place they cost O(T).
     """
 
-    __slots__ = ("index", "value")
+    __slots__ = ("index", "value", "basic")
 
-    def __init__(self, index, value):
-        self.index, self.value = index, value
+    def __init__(self, index, value, basic):
+        self.index, self.value, self.basic = index, value, basic
 
     def add_to(self, accumulator):
-        parts = self.index if isinstance(self.index, tuple) else (self.index,)
-        if all(isinstance(i, (slice, int, np.integer)) or i is None or i is Ellipsis for i in parts):
+        if self.basic:
             accumulator[self.index] += self.value  # basic indexing: each element at most once, a fast view
         else:
             np.add.at(accumulator, self.index, self.value)  # integer arrays may repeat: accumulate each use
         return accumulator
+
+
+def _is_basic_index(index):
+    """True for slices, integers, None and Ellipsis only: an index that selects each element at most once."""
+    parts = index if isinstance(index, tuple) else (index,)
+    return all(isinstance(i, (slice, int, np.integer)) or i is None or i is Ellipsis for i in parts)
 
 
 def _as_tensor(value):
@@ -133,7 +138,12 @@ class Tensor:
         out.data = np.asarray(data, dtype=np.float64)
         out.grad = None
         out.op = op
-        needs_grad = _GRAD_ENABLED and any(p.requires_grad for p in parents)
+        needs_grad = False
+        if _GRAD_ENABLED:
+            for p in parents:
+                if p.requires_grad:
+                    needs_grad = True
+                    break
         out.requires_grad = needs_grad
         out._parents = tuple(parents) if needs_grad else ()
         out._backward = backward if needs_grad else None
@@ -436,8 +446,10 @@ class Tensor:
 
         index = tuple(as_index(i) for i in index) if isinstance(index, tuple) else as_index(index)
 
+        basic = _is_basic_index(index)
+
         def backward(g):  # g belongs at ``index`` of a zero array; the engine writes it in place
-            return (_IndexedGrad(index, g),)  # x[[0, 0]] uses x[0] twice: both gradients count
+            return (_IndexedGrad(index, g, basic),)  # x[[0, 0]] uses x[0] twice: both gradients count
 
         return Tensor._result(self.data[index], (self,), backward, "index")
 
