@@ -187,11 +187,13 @@ def multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None):
     d_k = D // num_heads
 
     def split(t):  # (…, T, D) -> (…, h, T, d_k): column block m goes to head m
-        n = t.ndim + 1
-        return t.reshape(*lead, T, num_heads, d_k).transpose(*range(n - 3), n - 2, n - 3, n - 1)
+        t = t.reshape(*lead, T, num_heads, d_k)
+        n = t.ndim
+        return t.transpose(*range(n - 3), n - 2, n - 3, n - 1)
 
     Q, K, V = split(X_t @ Wq), split(X_t @ Wk), split(X_t @ Wv)
-    heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)  # (…, h, T, d_k)
+    # all heads at once: heads (…, h, T, d_k), weights (…, h, T, T)
+    heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)
     n = heads.ndim
     concat = heads.transpose(*range(n - 3), n - 2, n - 3, n - 1).reshape(*lead, T, D)
     return _result(concat @ Wo, as_tensor), _result(weights, as_tensor)
