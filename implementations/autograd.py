@@ -87,7 +87,11 @@ def _is_basic_index(index):
 
 
 def _as_tensor(value):
-    return value if isinstance(value, Tensor) else Tensor(value)
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (int, float)) and value == value:  # a plain number (not NaN): no array checks needed
+        return Tensor._result(np.array(float(value)), (), None, "")
+    return Tensor(value)
 
 
 class Tensor:
@@ -275,7 +279,12 @@ class Tensor:
         return Tensor._result(-self.data, (self,), lambda g: (-g,), "neg")
 
     def __sub__(self, other):
-        return self + (-_as_tensor(other))
+        other = _as_tensor(other)
+
+        def backward(g):  # ∂(a − b)/∂a = 1, ∂(a − b)/∂b = −1
+            return _unbroadcast(g, self.shape), _unbroadcast(-g, other.shape)
+
+        return Tensor._result(self.data - other.data, (self, other), backward, "-")
 
     def __truediv__(self, other):
         other = _as_tensor(other)
@@ -395,9 +404,9 @@ class Tensor:
         return Tensor._result(out, (self,), lambda g: (g * (1.0 - out**2),), "tanh")  # tanh' = 1 − tanh²
 
     def sigmoid(self):
-        from .logistic import sigmoid  # the overflow-free sigmoid of chapter 2
+        from .logistic import _sigmoid  # the overflow-free sigmoid of chapter 2 (tensors hold no NaN)
 
-        out = np.asarray(sigmoid(self.data))
+        out = _sigmoid(self.data)
         return Tensor._result(out, (self,), lambda g: (g * out * (1.0 - out),), "sigmoid")  # σ' = σ(1 − σ)
 
     def relu(self):
@@ -408,7 +417,7 @@ class Tensor:
         """GELU, tanh approximation: ½x(1 + tanh(√(2/π)(x + 0.044715x³)))."""
         x = self.data
         c = np.sqrt(2.0 / np.pi)
-        u = c * (x + 0.044715 * x**3)
+        u = c * (x + 0.044715 * (x * x * x))  # x * x * x: NumPy's x**3 calls pow(), 100x slower
         t = np.tanh(u)
 
         def backward(g):  # product rule, then the chain rule through tanh(u(x))

@@ -75,9 +75,14 @@ def sigmoid(z):
             f"z contains {int(np.isnan(z_arr).sum())} NaN value(s); expected numbers (±inf allowed). "
             "Check the weights and features that produced the logits."
         )
-    e = np.exp(-np.abs(z_arr))  # e^(−|z|) in [0, 1]: never overflows
-    s = np.where(z_arr >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+    s = _sigmoid(z_arr)
     return float(s) if s.ndim == 0 else s
+
+
+def _sigmoid(z_arr):
+    """σ of a float array known to hold no NaN: the two branches of :func:`sigmoid`, without its checks."""
+    e = np.exp(-np.abs(z_arr))  # e^(−|z|) in [0, 1]: never overflows
+    return np.where(z_arr >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 def log_sigmoid(z):
