@@ -89,9 +89,10 @@ book: cache-check
 
 test: cache-check
 	$(BIN)/ruff check implementations tests notebooks data bench
-	MPLBACKEND=Agg $(BIN)/pytest -p no:cacheprovider tests
+	MPLBACKEND=Agg $(BIN)/pytest -p no:cacheprovider tests --ignore=tests/site
 	$(NB_ENV) $(BIN)/pytest --nbval --nbval-current-env -p no:cacheprovider $(NBVAL_SANITIZE) notebooks
 	$(NB_ENV) $(JB) build . -W -n --keep-going --all
+	$(BIN)/pytest -p no:cacheprovider tests/site
 
 # JupyterLab refuses to start as root (containers, CI machines) unless told to.
 LAB_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)

@@ -1,0 +1,174 @@
+"""The rendered book as a reader sees it: every page in headless Chromium, served from 127.0.0.1.
+
+Run after the book is built (``make test`` does: ``pytest tests/site`` follows the book build). For every
+page of the table of contents it checks that the page loads with no console error, that MathJax typeset every
+formula (no raw TeX left), that every image loaded, that every internal link and anchor resolves, and that
+nothing was fetched from anywhere but the local server (the book works offline). The search page must find
+"gradient descent". A screenshot of each chapter's first screen goes to ``_build/screenshots/``.
+
+Chromium and its driver come from Debian (``chromium``, ``chromium-driver``). Without them the module is skipped
+with a one-line reason, unless the environment variable ``CI`` is set: in CI a missing browser is a failure.
+"""
+
+import functools
+import http.server
+import os
+import re
+import shutil
+import threading
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+HTML = ROOT / "_build" / "html"
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+PAGES = [*(f"book/{p}.html" for p in ("intro", "setup", "notation", "data", "bibliography")),
+         *(f"notebooks/{p.stem}.html" for p in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")))]
+
+
+def _missing_browser():
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if shutil.which(p) is None]
+    return f"{', '.join(missing)} not found (apt-get install chromium chromium-driver)" if missing else None
+
+
+if _missing_browser():
+    if os.environ.get("CI"):
+        pytest.fail(f"site test cannot run under CI: {_missing_browser()}", pytrace=False)
+    pytest.skip(f"site test skipped: {_missing_browser()}", allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402  (only once the browser is known to exist)
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The built book on http://127.0.0.1:<free port>/, for the duration of the module."""
+    if not (HTML / "index.html").exists():
+        pytest.fail(f"{HTML} has no index.html: build the book first (make book).", pytrace=False)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(HTML)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--window-size=1280,900"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(60)
+    driver.set_script_timeout(60)
+    yield driver
+    driver.quit()
+
+
+WAIT_FOR_MATHJAX = """
+const done = arguments[arguments.length - 1];
+if (!window.MathJax || !MathJax.startup || !MathJax.startup.promise) { done("no MathJax"); return; }
+MathJax.startup.promise.then(() => done("typeset"), (e) => done("error: " + e));
+"""
+
+PAGE_FACTS = """
+const origin = location.origin;
+const TEX = /\\\\(frac|mathbf|begin\\{|sum_|sqrt|left|right)|\\$\\$/;  // TeX that MathJax should have typeset
+function proseText() {  // text nodes outside code, scripts and typeset formulas: where raw TeX must not appear
+  const skip = "pre, code, script, style, mjx-container, .highlight";
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const texts = [];
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const parent = node.parentElement;
+    if (parent && !parent.closest(skip) && node.textContent.trim()) texts.push(node.textContent);
+  }
+  return texts;
+}
+const math = Array.from(document.querySelectorAll(".math"));
+return {
+  math: math.length,
+  untypeset: math.filter(m => !m.querySelector("mjx-container")).map(m => m.textContent.slice(0, 60)),
+  rawTex: proseText().filter(t => TEX.test(t)).map(t => t.slice(0, 80)),
+  brokenImages: Array.from(document.images).filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.src),
+  images: document.images.length,
+  foreign: performance.getEntriesByType("resource").map(r => r.name).filter(n => !n.startsWith(origin)),
+  links: Array.from(document.querySelectorAll("a[href]")).map(a => a.href).filter(h => h.startsWith(origin)),
+};
+"""
+
+
+@functools.cache
+def _ids(path):
+    """The element ids of a built page (anchors that links may point to)."""
+    return set(re.findall(r'\bid="([^"]+)"', path.read_text(encoding="utf-8")))
+
+
+def _check_link(href, origin):
+    parts = urllib.parse.urlsplit(href[len(origin):])
+    target = HTML / urllib.parse.unquote(parts.path.lstrip("/"))
+    if target.is_dir():
+        target = target / "index.html"
+    if not target.is_file():
+        return f"{href}: no file {target.relative_to(HTML)}"
+    fragment = urllib.parse.unquote(parts.fragment)
+    if fragment and target.suffix == ".html" and fragment not in _ids(target):
+        return f"{href}: no element with id {fragment!r}"
+    return None
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_renders_offline_with_math_images_and_links(page, server, browser):
+    browser.get(server + page)
+    assert browser.title, f"{page}: no title (page did not load)"
+    state = browser.execute_async_script(WAIT_FOR_MATHJAX)
+    facts = browser.execute_script(PAGE_FACTS)
+    errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert not errors, f"{page}: console errors {errors}"
+    if facts["math"]:
+        assert state == "typeset", f"{page}: MathJax {state}"
+    assert not facts["untypeset"], f"{page}: formulas left untypeset: {facts['untypeset'][:5]}"
+    assert not facts["rawTex"], f"{page}: raw TeX visible in the text: {facts['rawTex'][:5]}"
+    assert not facts["brokenImages"], f"{page}: images that did not load: {facts['brokenImages']}"
+    assert not facts["foreign"], f"{page}: fetched from outside the book: {facts['foreign']}"
+    origin = server.rstrip("/")
+    broken = [msg for msg in (_check_link(h, origin) for h in set(facts["links"])) if msg]
+    assert not broken, f"{page}: broken internal links: {broken}"
+    if page.startswith("notebooks/"):
+        assert facts["math"] > 20 and facts["images"] > 3, f"{page}: suspiciously little content {facts}"
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(SCREENSHOTS / f"{Path(page).stem}.png"))
+
+
+def test_index_leads_to_the_introduction(server, browser):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(server + "index.html")
+    WebDriverWait(browser, 20).until(lambda d: d.current_url.endswith("book/intro.html"))
+    assert "Machine Learning" in browser.title
+
+
+def test_search_finds_gradient_descent(server, browser):
+    browser.get(server + "search.html?q=gradient+descent")
+    found = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const start = Date.now();
+        (function poll() {
+          const hits = document.querySelectorAll("#search-results li a");
+          if (hits.length || Date.now() - start > 30000) { done(Array.from(hits).map(a => a.href)); }
+          else { setTimeout(poll, 200); }
+        })();
+    """)
+    assert found, "search for 'gradient descent' returned no results"
+    assert any("01_linear_regression" in href for href in found), f"chapter 1 not among the results: {found}"
