@@ -28,7 +28,7 @@ NB_ENV = env -u MPLBACKEND OPENBLAS_NUM_THREADS=1
 NBVAL_SANITIZE = $(if $(wildcard notebooks/sanitize.cfg),--nbval-sanitize-with notebooks/sanitize.cfg)
 
 .DEFAULT_GOAL := help
-.PHONY: help install book test execute lab data bench clean distclean cache-check
+.PHONY: help install book test execute lab data bench student clean distclean cache-check
 
 help:
 	@echo "Targets:"
@@ -39,6 +39,7 @@ help:
 	@echo "  make lab        open the notebooks in JupyterLab"
 	@echo "  make data       regenerate data/ (installs data/requirements.txt)"
 	@echo "  make bench      time the autograd engine (benchmarks print figures; they never fail)"
+	@echo "  make student    copies of the notebooks without the exercise solutions, in _build/student/"
 	@echo "  make clean      remove _build/"
 	@echo "  make distclean  remove _build/ and $(VENV)"
 
@@ -88,7 +89,7 @@ book: cache-check
 # --- tests ----------------------------------------------------------------------
 
 test: cache-check
-	$(BIN)/ruff check implementations tests notebooks data bench
+	$(BIN)/ruff check implementations tests notebooks data bench tools
 	MPLBACKEND=Agg $(BIN)/pytest -p no:cacheprovider tests --ignore=tests/site
 	$(NB_ENV) $(BIN)/pytest --nbval --nbval-current-env -p no:cacheprovider $(NBVAL_SANITIZE) notebooks
 	$(NB_ENV) $(JB) build . -W -n --keep-going --all
@@ -112,6 +113,11 @@ lab: install
 data: install
 	$(PY) -m pip install -r data/requirements.txt
 	$(PY) data/make_data.py
+
+# --- student copies -----------------------------------------------------------
+
+student: install
+	$(PY) tools/make_student.py notebooks _build/student
 
 # --- benchmarks -----------------------------------------------------------------
 
