@@ -38,7 +38,7 @@ help:
 	@echo "  make execute    re-run every notebook in place, refreshing its stored outputs"
 	@echo "  make lab        open the notebooks in JupyterLab"
 	@echo "  make data       regenerate data/ (installs data/requirements.txt)"
-	@echo "  make bench      time the autograd engine (benchmarks print figures; they never fail)"
+	@echo "  make bench      measure notebooks, builds and kernels; print the table, write book/performance.md"
 	@echo "  make student    copies of the notebooks without the exercise solutions, in _build/student/"
 	@echo "  make clean      remove _build/"
 	@echo "  make distclean  remove _build/ and $(VENV)"
@@ -123,7 +123,7 @@ student: install
 
 # Timings are measured here and reported, never asserted in tests.
 bench: install
-	for script in bench/bench_*.py; do $(PY) $$script || exit 1; done
+	$(PY) bench/bench_book.py --page book/performance.md
 
 # --- cleaning -------------------------------------------------------------------
 

@@ -26,8 +26,18 @@ HTML = ROOT / "_build" / "html"
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
-PAGES = [*(f"book/{p}.html" for p in ("intro", "setup", "notation", "data", "bibliography")),
-         *(f"notebooks/{p.stem}.html" for p in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")))]
+
+
+def _toc_pages():
+    """Every page of _toc.yml (root and chapters), as paths of the built HTML."""
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [toc["root"]] + [ch["file"] for part in toc["parts"] for ch in part["chapters"]]
+    return [f"{f}.html" for f in files]
+
+
+PAGES = _toc_pages()
 
 
 def _missing_browser():

@@ -1,0 +1,122 @@
+"""The book's performance table (run by `make bench`; nothing is asserted).
+
+Measures, on this machine:
+1. each notebook's execution time on a fresh kernel (nbclient, as `make execute` runs them);
+2. the book's cold build (an empty output directory: every notebook executes) and warm build (the same
+   directory again: the execution cache is reused), with `jupyter-book build`;
+3. the size of the built `_build/html`;
+4. the kernel benchmarks of chapters 3 to 5 (bench_autograd.py and bench_transformer.py).
+
+Prints the table as Markdown; with ``--page PATH`` also writes it, with the machine and the date, to PATH
+(`make bench` writes book/performance.md).
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+import numpy as np
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).parent))
+import bench_autograd  # noqa: E402
+import bench_transformer  # noqa: E402
+
+# The notebooks' environment, as the Makefile's NB_ENV sets it.
+os.environ.pop("MPLBACKEND", None)
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
+
+
+def notebook_time(path):
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
+    start = time.perf_counter()
+    client.execute()
+    return time.perf_counter() - start
+
+
+def build_time(out_dir):
+    start = time.perf_counter()
+    jupyter_book = Path(sys.executable).parent / "jupyter-book"  # the CLI next to this Python (the venv's)
+    subprocess.run([str(jupyter_book), "build", str(ROOT), "--path-output", str(out_dir)],
+                   check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def folder_size(path):
+    return sum(f.stat().st_size for f in Path(path).rglob("*") if f.is_file())
+
+
+def measure():
+    rows = []
+    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
+        rows.append((f"notebook `{path.name}`, execution on a fresh kernel", f"{notebook_time(path):.1f} s"))
+    with tempfile.TemporaryDirectory() as out:
+        cold = build_time(out)
+        warm = build_time(out)
+        size = folder_size(Path(out) / "_build" / "html")
+    rows += [("book build, cold (empty output directory, every notebook executes)", f"{cold:.0f} s"),
+             ("book build, warm (execution cache reused, no change)", f"{warm:.0f} s"),
+             ("size of `_build/html`", f"{size / 1e6:.1f} MB")]
+    rows += [("chapter 3: MLP 64-128-10, one Adam step on a batch of 256",
+              f"{bench_autograd.mlp_step_time() * 1e3:.2f} ms"),
+             ("chapter 3: engine overhead per operation (forward + backward)",
+              f"{bench_autograd.overhead_per_operation() * 1e6:.1f} µs"),
+             ("chapter 4: LSTM forward + backward, B = 32, T = 100, D = 32, H = 128",
+              f"{bench_autograd.lstm_time() * 1e3:.0f} ms"),
+             ("chapter 5: `multi_head_attention` forward, B = 8, T = 256, D = 256, 8 heads",
+              f"{bench_transformer.attention_time() * 1e3:.0f} ms"),
+             ("chapter 5: one TinyGPT training step (the notebook's model, batch 32)",
+              f"{bench_transformer.gpt_step_time() * 1e3:.1f} ms")]
+    return rows
+
+
+def table(rows):
+    lines = ["| Measurement | Time or size |", "| --- | --- |"]
+    return "\n".join(lines + [f"| {what} | {value} |" for what, value in rows])
+
+
+PAGE = """# Performance
+
+The book is meant to be rebuilt and re-run often, so its costs are measured, not guessed. The table was written
+by `make bench` (`bench/bench_book.py`) on {date}, on this machine: {machine}.
+
+{table}
+
+How the numbers were taken:
+
+- Notebook times are wall-clock times of `nbclient` executing the stored notebook on a fresh Python 3 kernel,
+  with the environment of the Makefile (one OpenBLAS thread, matplotlib's inline backend); each notebook is
+  run once.
+- The cold build runs `jupyter-book build` into an empty output directory, so every notebook executes; the warm
+  build repeats it in the same directory, where the execution cache makes it skip all execution.
+- The kernel benchmarks report the median of several repetitions after a warm-up
+  (`bench/bench_autograd.py`, `bench/bench_transformer.py`).
+- Times on a shared machine vary by 10–20% from run to run; the budget each notebook must meet is 30 s.
+"""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--page", type=Path, help="also write the table to this Markdown page")
+    args = parser.parse_args()
+    rows = measure()
+    print(table(rows))
+    if args.page:
+        machine = (f"{os.cpu_count()} cores, {platform.machine()}, {platform.system()} {platform.release()}, "
+                   f"Python {platform.python_version()}, NumPy {np.__version__}")
+        args.page.write_text(PAGE.format(date=datetime.date.today().isoformat(), machine=machine,
+                                         table=table(rows)), encoding="utf-8")
+        print(f"written to {args.page}")
+
+
+if __name__ == "__main__":
+    main()
