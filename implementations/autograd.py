@@ -7,7 +7,7 @@ each parent (the chain rule, one local derivative at a time). ``loss.backward()`
 reverse topological order and accumulates ``.grad`` on the leaves, as PyTorch does.
 
 Every operation works on whole arrays with NumPy broadcasting; when an input was broadcast, its
-gradient is summed back to the input's shape (:func:`_unbroadcast`).
+gradient is summed back to the input's shape (``_unbroadcast``).
 """
 
 import contextlib

@@ -34,6 +34,7 @@ __all__ = [
     "verify_checksum",
 ]
 
+#: The repository's ``data/`` folder, where the CSV files and ``SHA256SUMS`` live.
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 CHECKSUM_FILE = "SHA256SUMS"
 
@@ -68,6 +69,7 @@ SUNSPOT_DTYPES = {
 }
 PENGUIN_MEASUREMENTS = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g"]
 # Class index k of each species in the book: y = k means PENGUIN_SPECIES[k].
+#: The three species of the penguin table, in the order of their class labels 0, 1, 2.
 PENGUIN_SPECIES = ("Adelie", "Chinstrap", "Gentoo")
 
 
@@ -426,6 +428,7 @@ def make_adding_problem(n, *, length, rng):
 _TAGGING_FILLERS = ("she", "we", "saw", "said", "that", "the", "a", "new", "today", "and")
 _TAGGING_COMPANY = ("released", "announced", "sued", "hired")
 _TAGGING_FRUIT = ("pie", "juice", "tree", "seeds")
+#: The 19 tokens of :func:`make_entity_tagging`; index 0 is ``<pad>``.
 TAGGING_VOCABULARY = ("<pad>", "apple", *_TAGGING_FILLERS, *_TAGGING_COMPANY, *_TAGGING_FRUIT)
 
 
@@ -487,6 +490,7 @@ def make_entity_tagging(n, *, rng, min_length=4, max_length=12):
 
 
 # A synthetic corpus for word embeddings: words of one category fill the same slots of the same templates.
+#: The five categories of :func:`make_corpus`, six words each.
 WORD_CATEGORIES = {
     "animal": ("cat", "dog", "horse", "cow", "sheep", "goat"),
     "food": ("bread", "cheese", "rice", "soup", "cake", "pasta"),

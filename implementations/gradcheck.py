@@ -44,7 +44,7 @@ def numerical_gradient(f, x, *, eps=1e-6):
 def check_gradient(f, grad_f, x, *, eps=1e-6):
     """Largest relative error between ``grad_f(x)`` and the finite-difference gradient of ``f``.
 
-    The error of entry k is |aₖ − nₖ| / max(|aₖ| + |nₖ|, 1e-8) for analytic a and numerical n;
+    The error of entry k is abs(aₖ − nₖ) / max(abs(aₖ) + abs(nₖ), 1e-8) for analytic a and numerical n;
     around 1e-7 or below means the analytic gradient is right, 1e-2 or above means it is wrong.
 
     Parameters

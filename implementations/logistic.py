@@ -57,7 +57,7 @@ def sigmoid(z):
     """The logistic sigmoid σ(z) = 1 / (1 + e^(−z)), eq. (2.1), without overflow.
 
     For z ≥ 0 it evaluates 1 / (1 + e^(−z)) and for z < 0 the equal e^z / (1 + e^z), so ``exp``
-    only ever sees −|z| ≤ 0: no overflow warning, and the limits σ(±∞) = 1, 0 come out exactly.
+    only ever sees −abs(z) ≤ 0: no overflow warning, and the limits σ(±∞) = 1, 0 come out exactly.
 
     Parameters
     ----------
@@ -86,7 +86,7 @@ def _sigmoid(z_arr):
 
 
 def log_sigmoid(z):
-    """log σ(z) = min(z, 0) − log(1 + e^(−|z|)), finite and warning-free for any finite z.
+    """log σ(z) = min(z, 0) − log(1 + e^(−abs(z))), finite and warning-free for any finite z.
 
     Parameters
     ----------
@@ -152,7 +152,7 @@ def logistic_cost(X, y, w, *, l2=0.0):
     """Mean binary cross-entropy, eq. (2.5), plus the penalty (λ / 2N) Σ_{j≥1} w_j², eq. (2.11).
 
     Each example's loss is computed from its logit z = wᵀφ as log(1 + e^z) − y z, eq. (2.6),
-    which equals −[y log μ + (1 − y) log(1 − μ)] but stays finite (≈ |z|) for a confident
+    which equals −[y log μ + (1 − y) log(1 − μ)] but stays finite (≈ abs(z)) for a confident
     mistake, where μ would round to exactly 0 or 1.
 
     Parameters

@@ -201,7 +201,7 @@ def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):
     """Mini-batch stochastic gradient descent on the averaged cost, eq. (1.15).
 
     Each epoch visits the examples in a fresh random order, in batches B of ``batch_size``;
-    each step uses the batch's mean gradient (1/|B|) Σ_{i∈B} −e⁽ⁱ⁾φ⁽ⁱ⁾ plus the penalty's
+    each step uses the batch's mean gradient (1/b) Σ_{i∈B} −e⁽ⁱ⁾φ⁽ⁱ⁾, b the batch size, plus the penalty's
     share (λ/N) I′w, an unbiased estimate of ∇(J/N).
 
     Parameters

@@ -39,7 +39,7 @@ def mse_derivative(e):
 
 
 def mae(e):
-    """Absolute error ρ(e) = |e|, the per-example term of the MAE, eq. (1.23)."""
+    """Absolute error ρ(e) = abs(e), the per-example term of the MAE, eq. (1.23)."""
     return np.abs(_residuals(e))
 
 
@@ -49,7 +49,7 @@ def mae_derivative(e):
 
 
 def huber(e, delta):
-    """Huber's loss, eq. (1.24): ½e² for |e| ≤ δ, δ|e| − ½δ² beyond.
+    """Huber's loss, eq. (1.24): ½e² for abs(e) ≤ δ, δ·abs(e) − ½δ² beyond.
 
     Quadratic near zero, linear in the tails; convex and once differentiable.
 
@@ -67,14 +67,14 @@ def huber(e, delta):
 
 
 def huber_derivative(e, delta):
-    """ψ(e) = e for |e| ≤ δ, δ·sign(e) beyond, eq. (1.24): large residuals pull with a bounded force."""
+    """ψ(e) = e for abs(e) ≤ δ, δ·sign(e) beyond, eq. (1.24): large residuals pull with a bounded force."""
     e = _residuals(e)
     delta = check_positive(delta, "delta")
     return np.clip(e, -delta, delta)
 
 
 def tukey_bisquare(e, delta):
-    """Tukey's bisquare loss, eq. (1.25): (δ²/6)[1 − (1 − (e/δ)²)³] for |e| ≤ δ, δ²/6 beyond.
+    """Tukey's bisquare loss, eq. (1.25): (δ²/6)[1 − (1 − (e/δ)²)³] for abs(e) ≤ δ, δ²/6 beyond.
 
     Bounded, so a residual beyond δ costs the same however large it is: such points stop
     influencing the fit. Not convex.
@@ -93,7 +93,7 @@ def tukey_bisquare(e, delta):
 
 
 def tukey_bisquare_derivative(e, delta):
-    """ψ(e) = e(1 − (e/δ)²)² for |e| ≤ δ and 0 beyond, eq. (1.25)."""
+    """ψ(e) = e(1 − (e/δ)²)² for abs(e) ≤ δ and 0 beyond, eq. (1.25)."""
     e = _residuals(e)
     delta = check_positive(delta, "delta")
     u = np.minimum((e / delta) ** 2, 1.0)

@@ -200,10 +200,10 @@ class Word2Vec:
     Each word has an input vector (the embedding, a row of ``W_in``) and an output vector (a row of
     ``W_out``). Training pushes the input vector of every word towards the output vectors of the words
     within ``window`` positions of it and away from ``negatives`` words drawn from the unigram
-    distribution raised to the power 3/4.
+    distribution raised to the power 3/4. The attributes below are set by :meth:`fit`.
 
-    Attributes (after :meth:`fit`)
-    -------------------------------
+    Attributes
+    ----------
     words : list of str
         The vocabulary, most frequent first.
     W_in, W_out : ndarray of shape (V, dim)
