@@ -103,6 +103,7 @@ LAB_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
 execute: install
 	$(NB_ENV) $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 		--ExecutePreprocessor.timeout=120 --ExecutePreprocessor.kernel_name=python3 \
+		--ExecutePreprocessor.store_widget_state=False \
 		notebooks/*.ipynb
 
 lab: install

@@ -205,10 +205,11 @@ class Tensor:
         return order
 
     def backward(self, grad=None):
-        """Accumulate d(self)/d(leaf) · ``grad`` into ``.grad`` of every leaf that requires a gradient.
+        """Backpropagation, eq. (3.6): accumulate d(self)/d(leaf) · ``grad`` into ``.grad`` of every leaf.
 
         Nodes are visited in reverse topological order; each passes its gradient to its parents as
-        vector-Jacobian products, and the contributions of every use of a node add up, eq. (3.6).
+        vector-Jacobian products, and the contributions of every use of a node add up. Only leaves
+        that require a gradient receive one.
 
         Parameters
         ----------

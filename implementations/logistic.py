@@ -149,9 +149,9 @@ def _logits(X, y, w, l2):
 
 
 def logistic_cost(X, y, w, *, l2=0.0):
-    """Mean binary cross-entropy, eq. (2.5), plus the penalty (λ / 2N) Σ_{j≥1} w_j², eq. (2.11).
+    """Mean binary cross-entropy, eqs. (2.5) and (2.6), plus the penalty (λ / 2N) Σ_{j≥1} w_j², eq. (2.11).
 
-    Each example's loss is computed from its logit z = wᵀφ as log(1 + e^z) − y z, eq. (2.6),
+    Each example's loss is computed from its logit z = wᵀφ as log(1 + e^z) − y z,
     which equals −[y log μ + (1 − y) log(1 − μ)] but stays finite (≈ abs(z)) for a confident
     mistake, where μ would round to exactly 0 or 1.
 

@@ -311,7 +311,7 @@ def _bptt_arrays(x, h0, W_xh, W_hh, b_h, dL_dout):
 
 
 def rnn_bptt(x, h0, W_xh, W_hh, b_h, dL_dout):
-    """Backpropagation through time for the RNN of eq. (4.1), by hand in NumPy, eq. (4.2).
+    """Backpropagation through time, eq. (4.2), for the plain recurrent cell, by hand in NumPy.
 
     Parameters
     ----------

@@ -80,7 +80,7 @@ def _log_softmax(Z):
 
 
 def one_hot(y, num_classes):
-    """One-hot encoding: row i of the result is e_{y⁽ⁱ⁾}, the target vector t⁽ⁱ⁾ of eq. (2.14).
+    """One-hot encoding: row i of the result is e_{y⁽ⁱ⁾}, the target vector t⁽ⁱ⁾ of the softmax cost.
 
     Parameters
     ----------

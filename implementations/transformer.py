@@ -74,9 +74,9 @@ class FeedForward(Module):
 
 
 class TransformerBlock(Module):
-    """One transformer layer: attention mixes the tokens, the feed-forward network transforms each one.
+    """One transformer layer, eq. (5.9): attention mixes the tokens, the feed-forward network each token.
 
-    Pre-LN (``norm_first=True``, as GPT-2 and most recent models), eq. (5.9):
+    Pre-LN (``norm_first=True``, as GPT-2 and most recent models):
         x ← x + MHA(LN₁(x)),  x ← x + FFN(LN₂(x)).
     Post-LN (``norm_first=False``, the original transformer):
         x ← LN₁(x + MHA(x)),  x ← LN₂(x + FFN(x)).

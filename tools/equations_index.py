@@ -4,9 +4,11 @@ Nothing in the page is written by hand:
 
 * the equations are the labelled display equations of the notebooks (``$$ … $$ (eq-label)``), numbered as the
   book numbers them: chapter number from the notebook's name, then order of appearance;
-* a function or class implements equation (N.M) when its docstring cites it ("eq. (N.M)", "eqs. (N.M) and
-  (N.K)", "eqs. (N.M)–(N.K)");
-* a test verifies it when the test function refers to that function or class by name.
+* a function or class implements equation (N.M) when the summary line of its docstring cites it ("eq. (N.M)",
+  "eqs. (N.M) and (N.K)", "eqs. (N.M)–(N.K)"); citations further down a docstring are references, not claims;
+* a test verifies it when the test function uses that function or class, found by resolving the test module's
+  imports (``from implementations.regression import predict``, ``regression.predict``, …) to the object's home
+  module; a method counts for tests that use its class and call the method by name.
 
 Usage: python tools/equations_index.py [--check]   (--check: exit 1 if book/equations.md is out of date)
 """
@@ -61,7 +63,8 @@ def implementations():
             for node in body:
                 if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_"):
                     name = f"{prefix}.{node.name}"
-                    for eq in cited_numbers(ast.get_docstring(node) or ""):
+                    summary = (ast.get_docstring(node) or "").strip().split("\n\n")[0]  # the summary paragraph
+                    for eq in cited_numbers(summary):
                         cites[eq].append(name)
                     if isinstance(node, ast.ClassDef):
                         visit(node.body, name)
@@ -70,17 +73,50 @@ def implementations():
     return cites
 
 
+def _canonical(module_name, attr):
+    """implementations.<home module>.<name> of ``attr`` reached through ``module_name`` (re-exports resolved)."""
+    import importlib
+
+    try:
+        obj = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError):
+        return None
+    home = getattr(obj, "__module__", None)
+    return f"{home}.{obj.__qualname__}" if home and home.startswith("implementations") else None
+
+
 def tests_referring_to():
-    """{short name: [test path::function]} for every name a test function mentions."""
+    """{qualified name: {test path::function}} for every package object a test function uses."""
     refs = defaultdict(set)
     for path in sorted((ROOT / "tests").rglob("test_*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
+        names, modules = {}, {}  # local name -> canonical object name; local name -> module name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("implementations"):
+                for alias in node.names:
+                    full = f"{node.module}.{alias.name}"
+                    if node.module == "implementations":  # from implementations import regression
+                        modules[alias.asname or alias.name] = full
+                    elif (canonical := _canonical(node.module, alias.name)) is not None:
+                        names[alias.asname or alias.name] = canonical
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("implementations."):
+                        modules[alias.asname or alias.name] = alias.name
         for node in tree.body:
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
-                names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-                names |= {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
-                for name in names:
-                    refs[name].add(f"{path.relative_to(ROOT).as_posix()}::{node.name}")
+            if not (isinstance(node, ast.FunctionDef) and node.name.startswith("test_")):
+                continue
+            test = f"{path.relative_to(ROOT).as_posix()}::{node.name}"
+            used = {names[n.id] for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in names}
+            for n in ast.walk(node):
+                if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in modules:
+                    if (canonical := _canonical(modules[n.value.id], n.attr)) is not None:
+                        used.add(canonical)
+            attributes = {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+            for name in used:
+                refs[name].add(test)
+                for attr in attributes:  # methods of the classes the test uses
+                    refs[f"{name}.{attr}"].add(test)
     return refs
 
 
@@ -109,7 +145,7 @@ def render():
             return (not any(n.rsplit(".", 1)[-1].lower() in func.lower() for n in names),
                     not any(file.endswith(f"test_{n.split('.')[1]}.py") for n in names), test)
 
-        tests = sorted({t for n in names for t in refs.get(n.rsplit(".", 1)[-1], ())}, key=relevance)
+        tests = sorted({t for n in names for t in refs.get(n, ())}, key=relevance)
         if not names:
             lines.append(f"- {{eq}}`{label}`: derived in the text; no function implements it on its own.")
             continue

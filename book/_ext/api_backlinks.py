@@ -1,14 +1,23 @@
 """Give every entry of the API reference a link back to the chapter that teaches it.
 
-Each module of ``implementations`` belongs to one chapter (``CHAPTER_OF``); when autodoc renders a function,
-class or method of that module, a last line "Taught in: <chapter>" is appended to its docstring.
+Each module of ``implementations`` belongs to one chapter (``CHAPTER_OF``); when autodoc renders a function
+or class of that module, a last line "Taught in: <chapter>" is appended to its docstring. The helpers used
+throughout the book (the ``HELPERS`` modules: data sets, plots, gradient and exercise checks) belong to no
+single chapter: each of their functions links to the first chapter whose code calls it.
 
 Registered in ``_config.yml`` under ``sphinx.local_extensions``.
 """
 
 from __future__ import annotations
 
+import json
+import re
+from functools import cache
+from pathlib import Path
+
 from sphinx.application import Sphinx
+
+HELPERS = ("data", "plotting", "gradcheck", "exercises")
 
 CHAPTERS = {
     1: "notebooks/01_linear_regression",
@@ -17,7 +26,7 @@ CHAPTERS = {
     4: "notebooks/04_sequence_models",
     5: "notebooks/05_transformers",
 }
-CHAPTER_OF = {
+CHAPTER_OF = {  # the home chapter of each module
     **dict.fromkeys(["regression", "basis", "preprocessing", "robust", "gradcheck", "exercises", "data",
                      "plotting"], 1),
     **dict.fromkeys(["logistic", "softmax", "perceptron", "metrics"], 2),
@@ -27,10 +36,26 @@ CHAPTER_OF = {
 }
 
 
+@cache
+def _chapter_code(srcdir: str) -> dict[int, str]:
+    """The code cells of every chapter, joined, to find where a helper is first used."""
+    code = {}
+    for chapter, doc in CHAPTERS.items():
+        nb = json.loads((Path(srcdir) / f"{doc}.ipynb").read_text(encoding="utf-8"))
+        code[chapter] = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    return code
+
+
 def add_backlink(app: Sphinx, what: str, name: str, obj, options, lines: list[str]) -> None:
-    if what not in ("function", "class", "method") or not name.startswith("implementations."):
+    if what not in ("function", "class") or not name.startswith("implementations."):
         return
-    chapter = CHAPTER_OF.get(name.split(".")[1])
+    module, short = name.split(".")[1], name.split(".")[-1]
+    if module in HELPERS:
+        uses = [c for c, code in _chapter_code(str(app.srcdir)).items() if re.search(rf"\b{short}\b", code)]
+        if uses:
+            lines += ["", f"Used first in: :doc:`/{CHAPTERS[uses[0]]}`."]
+        return
+    chapter = CHAPTER_OF.get(module)
     if chapter is not None:
         lines += ["", f"Taught in: :doc:`/{CHAPTERS[chapter]}`."]
 
