@@ -8,10 +8,8 @@ Reports
 Each figure is the median of several repetitions.
 """
 
-import statistics
-import time
-
 import numpy as np
+from bench_autograd import median_time  # this folder is on sys.path when a bench script runs
 
 from implementations.attention import causal_mask, multi_head_attention
 from implementations.optim import Adam
@@ -20,17 +18,6 @@ from implementations.transformer import TinyGPT
 # The model and batch of chapter 5's sorting task; keep in step with the notebook.
 GPT_SIZE = {"vocab_size": 11, "block_size": 12, "d_model": 32, "num_heads": 4, "num_layers": 2, "d_ff": 128}
 GPT_BATCH = 32
-
-
-def median_time(fn, *, repeats, warmup=2):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def attention_time(B=8, T=256, D=256, heads=8):

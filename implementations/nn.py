@@ -8,6 +8,7 @@ row comes out, as in the design matrix of chapter 1. All randomness comes from a
 import numpy as np
 
 from ._validation import check_positive, check_positive_int, check_rng
+from .attention import layer_norm
 from .autograd import Tensor
 
 __all__ = ["Module", "Linear", "Embedding", "LayerNorm", "MLP", "Sequential", "ACTIVATIONS"]
@@ -174,10 +175,7 @@ class LayerNorm(Module):
         self.beta = Tensor(np.zeros(dim), requires_grad=True)
 
     def forward(self, x):
-        mean = x.mean(axis=-1, keepdims=True)
-        centred = x - mean
-        var = (centred**2).mean(axis=-1, keepdims=True)  # biased
-        return centred / (var + self.eps).sqrt() * self.gamma + self.beta
+        return layer_norm(x, self.gamma, self.beta, eps=self.eps)
 
 
 class Sequential(Module):

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import functional as F
 from ._validation import check_positive_int, check_rng
-from .attention import causal_mask, multi_head_attention
+from .attention import causal_mask, multi_head_attention, softmax
 from .autograd import Tensor
 from .nn import LayerNorm, Module
 
@@ -217,8 +217,7 @@ class TinyGPT(Module):
             if top_k is not None:
                 kth = np.sort(logits, axis=-1)[:, -top_k][:, None]
                 logits = np.where(logits < kth, -np.inf, logits)
-            p = np.exp(logits - logits.max(axis=-1, keepdims=True))
-            p /= p.sum(axis=-1, keepdims=True)
+            p = softmax(logits)  # (B, V); the removed tokens get probability 0
             u = rng.random((len(p), 1))
             nxt = np.minimum((p.cumsum(axis=-1) < u).sum(axis=-1), self.vocab_size - 1)  # inverse CDF
             idx = np.concatenate([idx, nxt[:, None]], axis=1)
