@@ -2,7 +2,7 @@
 
 Each module of ``implementations`` belongs to one chapter (``CHAPTER_OF``); when autodoc renders a function
 or class of that module, a last line "Taught in: <chapter>" is appended to its docstring. The helpers used
-throughout the book (the ``HELPERS`` modules: data sets, plots, gradient and exercise checks) belong to no
+throughout the book (the ``HELPERS`` modules: data sets, plots, gradient and exercise checks, printed claims) belong to no
 single chapter: each of their functions links to the first chapter whose code calls it.
 
 Registered in ``_config.yml`` under ``sphinx.local_extensions``.
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 
-HELPERS = ("data", "plotting", "gradcheck", "exercises")
+HELPERS = ("data", "plotting", "gradcheck", "exercises", "report")
 
 CHAPTERS = {
     1: "notebooks/01_linear_regression",
@@ -27,8 +27,8 @@ CHAPTERS = {
     5: "notebooks/05_transformers",
 }
 CHAPTER_OF = {  # the home chapter of each module
-    **dict.fromkeys(["regression", "basis", "preprocessing", "robust", "gradcheck", "exercises", "data",
-                     "plotting"], 1),
+    **dict.fromkeys(["regression", "basis", "preprocessing", "robust", "gradcheck", "report", "exercises",
+                     "data", "plotting"], 1),
     **dict.fromkeys(["logistic", "softmax", "perceptron", "metrics"], 2),
     **dict.fromkeys(["autograd", "functional", "nn", "optim", "conv"], 3),
     "sequence": 4,

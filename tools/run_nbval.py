@@ -1,0 +1,117 @@
+"""Strict nbval on the notebooks, natively and in a foreign numerical environment, side by side.
+
+The stored outputs must be true on every reader's CPU, not only on the one that recorded them. ``make test``
+therefore runs strict nbval twice, in parallel on the two cores:
+
+- **native**: the Makefile's notebook environment (one OpenBLAS thread). With ``--record-cache DIR`` this run
+  also stores each executed notebook in the book's execution cache (tools/nbval_book.py), so the book build
+  that follows shows these outputs instead of executing the notebooks again.
+- **foreign** (x86-64 only): OpenBLAS forced onto its oldest x86-64 kernels (``OPENBLAS_CORETYPE=Prescott``,
+  SSE3) with two threads, and NumPy's SIMD dispatch narrowed to its baseline (``NPY_DISABLE_CPU_FEATURES`` set
+  to every target NumPy dispatches to above it). Another summation order, another vector width, another thread
+  split: an output that depends on the last bit fails here before it lands. On another architecture the
+  foreign run is skipped with a one-line reason.
+
+``--matrix`` runs the environments of the portability check instead: ``OPENBLAS_CORETYPE`` in {Prescott,
+Nehalem, SandyBridge, Haswell} times ``OPENBLAS_NUM_THREADS`` in {1, 2}, two at a time, and prints a table.
+Each run's full output goes to ``_build/nbval/<name>.log``; a failing run's output is also printed.
+"""
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LOGS = ROOT / "_build" / "nbval"
+CORETYPES = ("Prescott", "Nehalem", "SandyBridge", "Haswell")
+
+
+def numpy_dispatch_targets():
+    """The SIMD targets this NumPy dispatches to above its baseline, e.g. ['X86_V3', 'X86_V4', ...]."""
+    try:
+        from numpy._core._multiarray_umath import __cpu_dispatch__
+    except ImportError:  # NumPy 1.x
+        from numpy.core._multiarray_umath import __cpu_dispatch__
+    return list(__cpu_dispatch__)
+
+
+def native_env():
+    """The notebooks' environment of the Makefile (NB_ENV): one OpenBLAS thread, matplotlib's inline backend."""
+    return {"OPENBLAS_NUM_THREADS": "1"}
+
+
+def foreign_env():
+    """Another BLAS kernel, another thread count, NumPy's baseline SIMD; None (and why) off x86-64."""
+    machine = platform.machine().lower()
+    if machine not in ("x86_64", "amd64"):
+        return None, f"foreign run skipped: OPENBLAS_CORETYPE names x86-64 kernels, this CPU is {machine}"
+    return {"OPENBLAS_CORETYPE": "Prescott", "OPENBLAS_NUM_THREADS": "2",
+            "NPY_DISABLE_CPU_FEATURES": " ".join(numpy_dispatch_targets())}, None
+
+
+def run(name, extra_env, notebooks, extra_args=()):
+    """Strict nbval under ``extra_env``; returns (name, passed, summary line, seconds, full output)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MPLBACKEND", "OPENBLAS_CORETYPE",
+                                                            "NPY_DISABLE_CPU_FEATURES")}
+    env.update(extra_env)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"  # the venv's kernel and tools
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "tools"), env.get("PYTHONPATH")]))
+    command = [sys.executable, "-m", "pytest", "-p", "nbval_book", "--nbval", "--nbval-current-env",
+               "-p", "no:cacheprovider", "-q", *extra_args, *notebooks]
+    LOGS.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    output = result.stdout + result.stderr
+    (LOGS / f"{name}.log").write_text(output, encoding="utf-8")
+    lines = [line for line in output.splitlines() if line.strip()]
+    summary = lines[-1].strip("= ") if lines else "no output"
+    return name, result.returncode == 0, summary, seconds, output
+
+
+def describe(env):
+    return " ".join(f"{k}={v}" for k, v in env.items())
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("notebooks", nargs="*", default=["notebooks"], help="notebooks or folders (default: notebooks)")
+    parser.add_argument("--record-cache", metavar="DIR", help="the native run stores executed notebooks in DIR")
+    parser.add_argument("--matrix", action="store_true", help="run the OPENBLAS_CORETYPE x thread-count matrix")
+    args = parser.parse_args()
+
+    if args.matrix:
+        if foreign_env()[0] is None:
+            print(foreign_env()[1])
+            return 0
+        jobs = [(f"{core}-{threads}", {"OPENBLAS_CORETYPE": core, "OPENBLAS_NUM_THREADS": str(threads)}, ())
+                for core in CORETYPES for threads in (1, 2)]
+    else:
+        record = ("--nbval-record-cache", args.record_cache) if args.record_cache else ()
+        jobs = [("native", native_env(), record)]
+        env, reason = foreign_env()
+        if env is None:
+            print(reason)
+        else:
+            jobs.append(("foreign", env, ()))
+
+    for name, env, _ in jobs:
+        print(f"strict nbval, {name}: {describe(env)}", flush=True)
+    with ThreadPoolExecutor(max_workers=2) as pool:  # the project's machines have two cores
+        results = list(pool.map(lambda job: run(job[0], job[1], args.notebooks, job[2]), jobs))
+
+    failed = [r for r in results if not r[1]]
+    for name, _, _, _, output in failed:
+        print(f"\n----- {name}: full output ({LOGS / (name + '.log')}) -----\n{output}")
+    for name, passed, summary, seconds, _ in results:
+        print(f"{'ok  ' if passed else 'FAIL'} {name:<14} {summary} (wall {seconds:.0f} s)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
