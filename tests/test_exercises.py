@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from implementations import regression
-from implementations.exercises import check_function
+from implementations.exercises import ExerciseCheckFailed, check_function
 
 
 def cost_inputs(rng, size):
@@ -33,7 +33,7 @@ def test_a_wrong_function_fails_on_the_smallest_input():
     def my_cost(X, y, w):  # forgets the ½, wrong whenever the cost is non-zero
         return np.sum((y - w[0] - X @ w[1:]) ** 2)
 
-    with pytest.raises(AssertionError, match=r"disagrees with the reference on this input \(size 1\)"):
+    with pytest.raises(AssertionError, match=r"my_cost disagrees with the reference on input 1 of 20"):
         check_function(my_cost, regression.compute_cost, cost_inputs, rng=np.random.default_rng(0))
 
 
@@ -41,7 +41,7 @@ def test_a_wrong_shape_fails():
     def my_gradient(X, y, w):
         return regression.compute_gradient(X, y, w)[1:]
 
-    with pytest.raises(AssertionError, match="yours:.*shape \\(2,\\)"):
+    with pytest.raises(AssertionError, match=r"wrong shape: expected \(3,\), received \(2,\)"):
         check_function(my_gradient, regression.compute_gradient, cost_inputs, rng=np.random.default_rng(0))
 
 
@@ -55,7 +55,47 @@ def test_warnings_as_errors_fails_a_function_that_warns():
     def reference(z):
         return -np.logaddexp(0.0, -z)
 
-    with pytest.raises(AssertionError, match=r"(?s)emitted a warning.*RuntimeWarning: overflow"):
+    with pytest.raises(AssertionError, match=r"(?s)naive_log_sigmoid emitted a warning.*RuntimeWarning: overflow"):
         check_function(naive_log_sigmoid, reference, inputs, rng=np.random.default_rng(0), warnings_as_errors=True)
     with np.errstate(over="ignore", divide="ignore"), pytest.raises(AssertionError, match="disagrees"):  # wrong too
         check_function(lambda z: np.log(1 / (1 + np.exp(-z))), reference, inputs, rng=np.random.default_rng(0))
+
+
+def test_an_exception_in_the_readers_code_is_reported_with_its_input():
+    def my_gradient(X, y, w):
+        return X @ w  # (N, m) @ (m + 1,): a broadcast error from NumPy
+
+    with pytest.raises(ExerciseCheckFailed, match=r"(?s)my_gradient raised ValueError: matmul.*input 1 of 20.*"
+                                                  r"X = array of shape \(1, 2\).*w = array of shape \(3,\)") as info:
+        check_function(my_gradient, regression.compute_gradient, cost_inputs, rng=np.random.default_rng(0))
+    assert isinstance(info.value.__cause__, ValueError)  # the reader's own traceback is kept, chained
+
+
+def test_a_missing_return_is_named():
+    def my_cost(X, y, w):
+        0.5 * np.sum((y - w[0] - X @ w[1:]) ** 2)
+
+    with pytest.raises(ExerciseCheckFailed, match=r"(?s)my_cost is not an array of numbers: received None.*forget"):
+        check_function(my_cost, regression.compute_cost, cost_inputs, rng=np.random.default_rng(0))
+
+
+def test_the_difference_is_located_and_the_quantity_named():
+    def my_gradient(X, y, w):
+        g = regression.compute_gradient(X, y, w).copy()
+        g[2] += 1.0
+        return g
+
+    with pytest.raises(ExerciseCheckFailed, match=r"(?s)my_gradient \(the gradient\) disagrees.*"
+                                                  r"largest difference at index \(2,\)"):
+        check_function(my_gradient, regression.compute_gradient, cost_inputs, rng=np.random.default_rng(0),
+                       quantity="the gradient")
+
+
+def test_the_checkers_frame_is_hidden_from_tracebacks():
+    def my_cost(X, y, w):
+        return 0.0
+
+    with pytest.raises(ExerciseCheckFailed) as info:
+        check_function(my_cost, regression.compute_cost, cost_inputs, rng=np.random.default_rng(0))
+    frames = [entry.frame for entry in info.traceback]
+    assert any(frame.f_locals.get("__tracebackhide__") for frame in frames)  # IPython and pytest skip it

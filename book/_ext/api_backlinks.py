@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 
-HELPERS = ("data", "plotting", "gradcheck", "exercises", "report")
+HELPERS = ("data", "plotting", "gradcheck", "exercises", "exercise_checks", "report")
 
 CHAPTERS = {
     1: "notebooks/01_linear_regression",
@@ -28,7 +28,7 @@ CHAPTERS = {
 }
 CHAPTER_OF = {  # the home chapter of each module
     **dict.fromkeys(["regression", "basis", "preprocessing", "robust", "gradcheck", "report", "exercises",
-                     "data", "plotting"], 1),
+                     "exercise_checks", "data", "plotting"], 1),
     **dict.fromkeys(["logistic", "softmax", "perceptron", "metrics"], 2),
     **dict.fromkeys(["autograd", "functional", "nn", "optim", "conv"], 3),
     "sequence": 4,

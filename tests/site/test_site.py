@@ -191,3 +191,24 @@ def test_search_finds_gradient_descent(server, browser):
     """)
     assert found, "search for 'gradient descent' returned no results"
     assert any("01_linear_regression" in href for href in found), f"chapter 1 not among the results: {found}"
+
+
+def _configured_repository_url():
+    import yaml
+
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    return str((config.get("repository") or {}).get("url") or "").strip()
+
+
+def test_header_links_to_a_repository_only_when_one_is_configured(server, browser):
+    """No invented address: the repository and issue buttons exist exactly when repository.url is set."""
+    browser.get(server + "book/intro.html")
+    hrefs = browser.execute_script("""
+        return Array.from(document.querySelectorAll(
+            '.header-article a, .bd-header-article a, .article-header-buttons a'))
+          .map(a => a.href).filter(h => /^https?:/.test(h) && !h.startsWith(location.origin));""")
+    url = _configured_repository_url()
+    if not url:
+        assert not hrefs, f"the header links to {hrefs} although repository.url in _config.yml is empty"
+    else:
+        assert any(h.startswith(url) for h in hrefs), f"repository.url is {url} but the header links to {hrefs}"

@@ -1,0 +1,277 @@
+"""One check per exercise of the book: the reference, the random inputs and the tolerances, in one place.
+
+Each function is named after the function the reader writes and is called from that exercise's check cell,
+``exercise_checks.ridge_weights(ridge_weights, rng=np.random.default_rng(SEED))``. Keeping the checks here
+rather than in the notebooks lets ``tests/test_exercise_checks.py`` prove that every check accepts a right
+answer and rejects the classic wrong ones (a missing factor, a sign error, no max-subtraction, a transposed
+matrix, an off-by-one mask, …). Inputs grow with the trial number, so the first failure is the smallest.
+"""
+
+import numpy as np
+
+from . import attention, logistic, regression, sequence
+from .autograd import Tensor, no_grad
+from .exercises import check_function
+from .nn import MLP
+from .transformer import TransformerBlock
+
+__all__ = [
+    "averaged_gradient", "ridge_weights",  # chapter 1
+    "log_sigmoid", "hessian", "binary_weights",  # chapter 2
+    "softplus", "relu_net_grad_W1", "num_weights",  # chapter 3
+    "gru_step", "bptt_last", "reverse_within_length",  # chapter 4
+    "causal_attention", "positional_encoding", "block_parameters",  # chapter 5
+]
+
+
+# --- chapter 1 --------------------------------------------------------------------------------------------------
+
+def _regression_inputs(rng, size):
+    m = 1 + size % 4
+    return rng.normal(size=(size, m)), rng.normal(size=size), rng.normal(size=m + 1)
+
+
+def averaged_gradient(candidate, *, rng):
+    """``averaged_gradient(X, y, w)`` against ``regression.compute_gradient(..., average=True)``."""
+    __tracebackhide__ = True
+    check_function(candidate, lambda X, y, w: regression.compute_gradient(X, y, w, average=True),
+                   _regression_inputs, rng=rng)
+
+
+def _ridge_inputs(rng, size):
+    m = 1 + size % 5  # sometimes more features than examples
+    return rng.normal(size=(size, m)), rng.normal(size=size), float(rng.uniform(0.1, 10.0))
+
+
+def ridge_weights(candidate, *, rng):
+    """``ridge_weights(X, y, l2)`` against ``regression.normal_equations(X, y, l2=l2)``."""
+    __tracebackhide__ = True
+    check_function(candidate, lambda X, y, l2: regression.normal_equations(X, y, l2=l2), _ridge_inputs, rng=rng)
+
+
+# --- chapter 2 --------------------------------------------------------------------------------------------------
+
+def _logit_inputs(rng, size):
+    """Logits of both signs and scales up to about 1e4; 1-D for odd sizes, 2-D for even ones."""
+    z = rng.standard_normal(size) * 10.0 ** rng.uniform(0, 4, size)
+    return (z if size % 2 else z.reshape(2, size // 2),)
+
+
+def log_sigmoid(candidate, *, rng):
+    """``log_sigmoid(z)`` against ``logistic.log_sigmoid`` on logits up to 1e4, with no warning allowed."""
+    __tracebackhide__ = True
+    check_function(candidate, logistic.log_sigmoid, _logit_inputs, rng=rng, warnings_as_errors=True)
+
+
+def _hessian_inputs(rng, size):
+    m = min(size, 4)
+    return rng.standard_normal((size, m)), rng.integers(0, 2, size), rng.standard_normal(m + 1)
+
+
+def hessian(candidate, *, rng):
+    """``hessian(X, y, w)`` against ``logistic.logistic_hessian``."""
+    __tracebackhide__ = True
+    check_function(candidate, logistic.logistic_hessian, _hessian_inputs, rng=rng)
+
+
+def _logistic_weights_of(W):
+    """The w with σ(φᵀw) = softmax(φᵀW)₂ for every φ, solved from the probabilities at m + 1 points."""
+    m = W.shape[0] - 1
+    X = np.vstack([np.zeros(m), np.eye(m)])  # (m + 1, m): Φ = [1 | X] is invertible
+    p = logistic.softmax_predict_proba(X, W)[:, 1]  # (m + 1,)
+    return np.linalg.solve(regression.add_bias(X), np.log(p / (1 - p)))  # Φw = logit(p)
+
+
+def _two_class_inputs(rng, size):
+    return (rng.standard_normal((1 + min(size, 4), 2)),)
+
+
+def binary_weights(candidate, *, rng):
+    """``binary_weights(W)`` against the weights recovered from softmax's probabilities of class 2."""
+    __tracebackhide__ = True
+    check_function(candidate, _logistic_weights_of, _two_class_inputs, rng=rng)
+
+
+# --- chapter 3 --------------------------------------------------------------------------------------------------
+
+def _softplus_inputs(rng, size):
+    z = rng.standard_normal(size) * 10.0 ** rng.uniform(0, 3, size)
+    z[0] = 0.0  # the kink of max(z, 0) and abs(z)
+    return (z,)
+
+
+def _tensor_value(function):
+    def value(z):
+        out = function(Tensor(z))
+        return out.data if isinstance(out, Tensor) else out
+    return value
+
+
+def _tensor_gradient(function):
+    def gradient(z):
+        t = Tensor(z, requires_grad=True)
+        out = function(t)
+        if not isinstance(out, Tensor):
+            raise TypeError(f"returned {type(out).__name__}, not a Tensor: compute with Tensor operations so that "
+                            "backward() can differentiate it")
+        out.sum().backward()
+        return t.grad
+    return gradient
+
+
+def softplus(candidate, *, rng):
+    """The Tensor function ``softplus(z)``: its values against log(1 + eᶻ), its gradient against σ(z)."""
+    __tracebackhide__ = True
+    name = getattr(candidate, "__name__", "softplus")
+    check_function(_tensor_value(candidate), lambda z: np.logaddexp(0.0, z), _softplus_inputs, rng=rng,
+                   warnings_as_errors=True, name=name, quantity="its values")
+    check_function(_tensor_gradient(candidate), logistic.sigmoid, _softplus_inputs, rng=rng,
+                   warnings_as_errors=True, name=name, quantity=f"the gradient of {name}(z).sum()")
+
+
+def _engine_grad_W1(X, y, W1, b1, W2, b2):
+    from . import functional as F
+
+    W1_t = Tensor(W1, requires_grad=True)
+    logits = (Tensor(X) @ W1_t + b1).relu() @ W2 + b2
+    F.cross_entropy(logits, y).backward()
+    return W1_t.grad
+
+
+def _relu_net_inputs(rng, size):
+    N, d0, d1, K = size + 1, 3, 4, 3
+    return (rng.normal(size=(N, d0)), rng.integers(0, K, size=N), rng.normal(size=(d0, d1)), rng.normal(size=d1),
+            rng.normal(size=(d1, K)), rng.normal(size=K))
+
+
+def relu_net_grad_W1(candidate, *, rng):
+    """``relu_net_grad_W1(X, y, W1, b1, W2, b2)`` against the engine's gradient."""
+    __tracebackhide__ = True
+    check_function(candidate, _engine_grad_W1, _relu_net_inputs, rng=rng)
+
+
+def _count_by_building(sizes):
+    return sum(p.size for p in MLP(sizes, rng=np.random.default_rng(0)).parameters())
+
+
+def _sizes_inputs(rng, size):
+    return ([int(n) for n in rng.integers(1, 20, size=1 + min(size, 5))],)
+
+
+def num_weights(candidate, *, rng):
+    """``num_weights(sizes)`` against counting the parameters of a built ``MLP(sizes)``."""
+    __tracebackhide__ = True
+    check_function(candidate, _count_by_building, _sizes_inputs, rng=rng, trials=10)
+
+
+# --- chapter 4 --------------------------------------------------------------------------------------------------
+
+def _gru_step_reference(x_t, h_prev, W_z, W_r, W_h, b_z, b_r, b_h):
+    gru = sequence.GRU(x_t.shape[1], h_prev.shape[1], rng=np.random.default_rng(0))
+    for name, value in zip(sequence.GRU.GATES, (W_z, W_r, W_h), strict=True):
+        getattr(gru, f"W_{name}").data = value
+    for name, value in zip(sequence.GRU.GATES, (b_z, b_r, b_h), strict=True):
+        getattr(gru, f"b_{name}").data = value
+    with no_grad():
+        _, h_t = gru(x_t[:, None, :], h_prev)  # a sequence of one step
+    return h_t.data
+
+
+def _gru_inputs(rng, size):
+    B, D, H = size, 3, 1 + size % 5
+    weights, biases = rng.normal(size=(3, H + D, H)), rng.normal(size=(3, H))
+    return (rng.normal(size=(B, D)), rng.normal(size=(B, H)), *weights, *biases)
+
+
+def gru_step(candidate, *, rng):
+    """``gru_step(x_t, h_prev, W_z, W_r, W_h, b_z, b_r, b_h)`` against one step of ``sequence.GRU``."""
+    __tracebackhide__ = True
+    check_function(candidate, _gru_step_reference, _gru_inputs, rng=rng)
+
+
+def _bptt_last_reference(x, h0, W_xh, W_hh, b_h, y):
+    h = h0
+    for t in range(x.shape[1]):
+        h = np.tanh(x[:, t] @ W_xh + h @ W_hh + b_h)
+    dL_dout = np.zeros(x.shape[:2] + h0.shape[1:])  # (B, T, H): no loss before step T
+    dL_dout[:, -1] = h - y  # ∂L/∂h_T for L = ½‖h_T − y‖²
+    return sequence.rnn_bptt(x, h0, W_xh, W_hh, b_h, dL_dout)["W_hh"]
+
+
+def _bptt_inputs(rng, size):
+    B, T, D, H = 2, size, 3, 4
+    x, h0 = rng.normal(size=(B, T, D)), rng.normal(size=(B, H))
+    W_xh, W_hh = rng.normal(size=(D, H)) / 2, rng.normal(size=(H, H)) / 2
+    return x, h0, W_xh, W_hh, rng.normal(size=H), rng.uniform(-1, 1, size=(B, H))
+
+
+def bptt_last(candidate, *, rng):
+    """``bptt_last(x, h0, W_xh, W_hh, b_h, y)`` against ``sequence.rnn_bptt``'s gradient for W_hh."""
+    __tracebackhide__ = True
+    check_function(candidate, _bptt_last_reference, _bptt_inputs, rng=rng)
+
+
+def _reverse_with_a_loop(x, lengths):
+    out = x.copy()
+    for b, n in enumerate(lengths):
+        out[b, :n] = x[b, :n][::-1]
+    return out
+
+
+def _padded_inputs(rng, size):
+    B, T = 1 + size % 4, 1 + size
+    lengths = rng.integers(1, T + 1, size=B)
+    lengths[0] = T if size > 1 else lengths[0]  # one full-length row, so an off-by-one at the end shows
+    return rng.normal(size=(B, T, 2)), lengths
+
+
+def reverse_within_length(candidate, *, rng):
+    """``reverse_within_length(x, lengths)`` against a loop over the batch."""
+    __tracebackhide__ = True
+    check_function(candidate, _reverse_with_a_loop, _padded_inputs, rng=rng)
+
+
+# --- chapter 5 --------------------------------------------------------------------------------------------------
+
+def _causal_reference(Q, K, V):
+    return attention.scaled_dot_product_attention(Q, K, V, mask=attention.causal_mask(len(Q)))[0]
+
+
+def _qkv_inputs(rng, size):
+    """Queries scaled up to 10³, so that unstabilised scores overflow exp; keys and values ordinary."""
+    T, d_k, d_v = size, 4, 3
+    Q = rng.normal(size=(T, d_k)) * 10.0 ** rng.uniform(0, 3)
+    return Q, rng.normal(size=(T, d_k)), rng.normal(size=(T, d_v))
+
+
+def causal_attention(candidate, *, rng):
+    """``causal_attention(Q, K, V)`` against ``scaled_dot_product_attention`` with ``causal_mask(T)``.
+
+    The scores reach the thousands, so a softmax without the max-subtraction overflows; no warning is allowed.
+    """
+    __tracebackhide__ = True
+    check_function(candidate, _causal_reference, _qkv_inputs, rng=rng, warnings_as_errors=True)
+
+
+def _position_inputs(rng, size):
+    return int(rng.integers(1, 50)), size
+
+
+def positional_encoding(candidate, *, rng):
+    """``positional_encoding(T, D)`` against ``attention.sinusoidal_positional_encoding``, D even and odd."""
+    __tracebackhide__ = True
+    check_function(candidate, attention.sinusoidal_positional_encoding, _position_inputs, rng=rng)
+
+
+def _count_block(D, d_ff):
+    return sequence.parameter_count(TransformerBlock(D, 1, d_ff, rng=np.random.default_rng(0)))
+
+
+def _block_size_inputs(rng, size):
+    return int(rng.integers(1, 4 * size + 2)), int(rng.integers(1, 40))
+
+
+def block_parameters(candidate, *, rng):
+    """``block_parameters(D, d_ff)`` against counting the parameters of a built ``TransformerBlock``."""
+    __tracebackhide__ = True
+    check_function(candidate, _count_block, _block_size_inputs, rng=rng, trials=10)
