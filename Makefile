@@ -24,7 +24,7 @@ export PATH := $(abspath $(BIN)):$(PATH)
 NB_ENV = env -u MPLBACKEND OPENBLAS_NUM_THREADS=1
 
 .DEFAULT_GOAL := help
-.PHONY: help install book test nbval-matrix execute lab data bench student clean distclean cache-check
+.PHONY: help install book test nbval-matrix execute lab lab-student data bench student clean distclean cache-check
 
 help:
 	@echo "Targets:"
@@ -34,10 +34,12 @@ help:
 	@echo "                  book build with warnings as errors (reusing nbval's execution), site test"
 	@echo "  make nbval-matrix  strict nbval under OPENBLAS_CORETYPE x OPENBLAS_NUM_THREADS (x86-64)"
 	@echo "  make execute    re-run every notebook in place, refreshing its stored outputs"
-	@echo "  make lab        open the notebooks in JupyterLab"
+	@echo "  make lab        open the notebooks in JupyterLab (extra arguments: LAB_ARGS=\"--port 8899\")"
+	@echo "  make lab-student  open the student copies (student/) in JupyterLab"
 	@echo "  make data       regenerate data/ (installs data/requirements.txt)"
 	@echo "  make bench      measure notebooks, builds and kernels; print the table, write book/performance.md"
-	@echo "  make student    copies of the notebooks without the exercise solutions, in _build/student/"
+	@echo "  make student    copies of the notebooks without the exercise solutions, in student/;"
+	@echo "                  copies you changed are kept (REFRESH=1 replaces them, saving yours first)"
 	@echo "  make clean      remove _build/"
 	@echo "  make distclean  remove _build/ and $(VENV)"
 
@@ -113,8 +115,14 @@ execute: install
 		--ExecutePreprocessor.store_widget_state=False \
 		notebooks/*.ipynb
 
+# Extra JupyterLab options: make lab LAB_ARGS="--port 8899 --no-browser"
+LAB_ARGS ?=
+
 lab: install
-	$(NB_ENV) $(BIN)/jupyter lab $(LAB_ROOT) notebooks/
+	$(NB_ENV) $(BIN)/jupyter lab $(LAB_ROOT) $(LAB_ARGS) notebooks/
+
+lab-student: student
+	$(NB_ENV) $(BIN)/jupyter lab $(LAB_ROOT) $(LAB_ARGS) student/
 
 # --- data -----------------------------------------------------------------------
 
@@ -124,8 +132,10 @@ data: install
 
 # --- student copies -----------------------------------------------------------
 
+# Student copies in student/ (git-ignored, untouched by make clean); a copy the student changed is never
+# overwritten unless REFRESH=1, which saves it in student/backup/ first.
 student: install
-	$(PY) tools/make_student.py notebooks _build/student
+	$(PY) tools/make_student.py $(if $(REFRESH),--refresh) notebooks student
 
 # --- benchmarks -----------------------------------------------------------------
 
