@@ -110,10 +110,7 @@ LAB_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
 # --- notebooks ------------------------------------------------------------------
 
 execute: install
-	$(NB_ENV) $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-		--ExecutePreprocessor.timeout=120 --ExecutePreprocessor.kernel_name=python3 \
-		--ExecutePreprocessor.store_widget_state=False \
-		notebooks/*.ipynb
+	$(NB_ENV) $(PY) tools/execute_notebooks.py notebooks/*.ipynb
 
 # Extra JupyterLab options: make lab LAB_ARGS="--port 8899 --no-browser"
 LAB_ARGS ?=

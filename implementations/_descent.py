@@ -1,21 +1,25 @@
 """The batch gradient-descent loop shared by the linear, logistic and softmax models."""
 
+import math
+
 import numpy as np
 
 
-def descend(cost, gradient, w, *, eta, num_iters, tol=None):
+def descend(cost_and_gradient, w, *, eta, num_iters, tol=None):
     """Repeat w ← w − η ∇J(w), refusing any update that raises a convex cost.
 
     Parameters
     ----------
-    cost, gradient : callable
-        J(w) -> float and ∇J(w) -> array of the shape of ``w``.
+    cost_and_gradient : callable
+        w -> (J(w), ∇J(w)): the cost as a float and its gradient, an array of the shape of ``w``. One call
+        gives both because they share their expensive part (the residuals or the logits). It receives
+        inputs checked once by the caller, so it does no checks of its own.
     w : ndarray
         Starting weights, updated in place (pass a copy).
     eta : float
         Learning rate η > 0, already validated.
     num_iters : int
-        Maximum number of updates.
+        Maximum number of updates, already validated.
     tol : float or None
         Stop once an update lowers the cost by less than ``tol`` times its value.
 
@@ -31,19 +35,19 @@ def descend(cost, gradient, w, *, eta, num_iters, tol=None):
         If the cost becomes non-finite or grows: for a convex, smooth cost a small enough step never
         increases it, so the learning rate is too large.
     """
-    cost_prev = cost(w)
-    cost_history = []
+    cost_prev, grad = cost_and_gradient(w)
+    cost_history = np.empty(num_iters)
     for k in range(num_iters):
-        w -= eta * gradient(w)
-        value = cost(w)
-        if not np.isfinite(value) or value > cost_prev * (1 + 1e-9) + 1e-300:
+        w -= eta * grad
+        cost, grad = cost_and_gradient(w)
+        if not math.isfinite(cost) or cost > cost_prev * (1 + 1e-9) + 1e-300:
             raise ValueError(
                 f"gradient descent diverged at update {k + 1}: the cost rose from {cost_prev:.4g} to "
-                f"{value:.4g}. The learning rate eta={eta:g} is too large; try eta={eta / 10:g} "
+                f"{cost:.4g}. The learning rate eta={eta:g} is too large; try eta={eta / 10:g} "
                 "or standardize the features."
             )
-        cost_history.append(value)
-        if tol is not None and cost_prev - value <= tol * cost_prev:
-            break
-        cost_prev = value
-    return w, np.array(cost_history)
+        cost_history[k] = cost
+        if tol is not None and cost_prev - cost <= tol * cost_prev:
+            return w, cost_history[: k + 1]
+        cost_prev = cost
+    return w, cost_history

@@ -81,8 +81,12 @@ def sigmoid(z):
 
 def _sigmoid(z_arr):
     """σ of a float array known to hold no NaN: the two branches of :func:`sigmoid`, without its checks."""
-    e = np.exp(-np.abs(z_arr))  # e^(−|z|) in [0, 1]: never overflows
-    return np.where(z_arr >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+    return _sigmoid_from(z_arr, np.exp(-np.abs(z_arr)))  # e^(−|z|) in [0, 1]: never overflows
+
+
+def _sigmoid_from(z_arr, e):
+    """σ(z) given e = e^(−|z|): 1 / (1 + e) for z ≥ 0, e / (1 + e) for z < 0."""
+    return np.where(z_arr >= 0, 1.0, e) / (1.0 + e)
 
 
 def log_sigmoid(z):
@@ -223,6 +227,36 @@ def logistic_hessian(X, y, w, *, l2=0.0):
     return H
 
 
+def _cost_and_gradient(Phi, y, w, l2):
+    """:func:`logistic_cost` and :func:`logistic_gradient` at once, on checked inputs: one step of the descent.
+
+    Both need e^(−|z|) of the logits: log(1 + e^z) = max(z, 0) + log(1 + e^(−|z|)) (what ``np.logaddexp``
+    computes) and σ(z) = 1 / (1 + e^(−|z|)) for z ≥ 0, e^(−|z|) / (1 + e^(−|z|)) for z < 0.
+
+    Parameters
+    ----------
+    Phi : ndarray of shape (N, m + 1)
+        Design matrix, bias column first.
+    y : ndarray of shape (N,)
+        Labels 0.0 or 1.0.
+    w : ndarray of shape (m + 1,)
+    l2 : float
+
+    Returns
+    -------
+    J : float
+    grad : ndarray of shape (m + 1,)
+    """
+    N = Phi.shape[0]
+    z = Phi @ w  # (N,) logits
+    e = np.exp(-np.abs(z))  # (N,) e^(−|z|) in [0, 1]: never overflows
+    loss = np.maximum(z, 0.0) + np.log1p(e) - y * z  # (N,) log(1 + e^z) − y z, eq. (2.6)
+    J = float(loss.sum() / N + 0.5 * l2 / N * (w[1:] @ w[1:]))
+    grad = Phi.T @ (_sigmoid_from(z, e) - y) / N  # (m + 1,), eq. (2.7)
+    grad[1:] += l2 / N * w[1:]
+    return J, grad
+
+
 def fit_logistic(X, y, *, eta, num_iters, l2=0.0, w_init=None):
     """Batch gradient descent w ← w − η∇J(w) on the cross-entropy cost, eqs. (2.5) and (2.7).
 
@@ -260,8 +294,9 @@ def fit_logistic(X, y, *, eta, num_iters, l2=0.0, w_init=None):
     l2 = check_nonnegative(l2, "l2")
     w = np.zeros(X.shape[1] + 1) if w_init is None else check_w(w_init, X.shape[1], name="w_init").copy()
 
-    return descend(lambda v: logistic_cost(X, y, v, l2=l2), lambda v: logistic_gradient(X, y, v, l2=l2), w,
-                   eta=eta, num_iters=num_iters)
+    Phi = add_bias(X)  # (N, m + 1), built once for all the updates
+    y = y.astype(np.float64)  # (N,) labels as floats, so no per-step type conversion
+    return descend(lambda v: _cost_and_gradient(Phi, y, v, l2), w, eta=eta, num_iters=num_iters)
 
 
 def fit_logistic_newton(X, y, *, l2=0.0, num_iters):

@@ -49,10 +49,10 @@ def perceptron(X, y, *, epochs, eta=1.0, rng=None):
     for _ in range(epochs):
         order = np.arange(N) if rng is None else rng.permutation(N)
         mistakes = 0
-        for i in order:
-            y_hat = 1 if Phi[i] @ w >= 0 else 0
-            if y_hat != y[i]:
-                w += eta * (y[i] - y_hat) * Phi[i]  # eq. (2.10)
+        for phi_i, y_i in zip(Phi[order], y[order].tolist(), strict=True):  # rows φ⁽ⁱ⁾ (m + 1,), labels as ints
+            y_hat = 1 if phi_i @ w >= 0 else 0
+            if y_hat != y_i:
+                w += eta * (y_i - y_hat) * phi_i  # eq. (2.10)
                 mistakes += 1
         mistakes_per_epoch.append(mistakes)
         if mistakes == 0:

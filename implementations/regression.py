@@ -184,17 +184,25 @@ def gradient_descent(X, y, w_init, *, eta, num_iters, l2=0.0, average=True, tol=
         If the cost becomes non-finite or grows: the learning rate is too large.
     """
     X, y = check_X_y(X, y)
-    w = check_w(w_init, X.shape[1], name="w_init").copy()
+    w_start = check_w(w_init, X.shape[1], name="w_init").copy()  # descend updates it in place
     eta = check_positive(eta, "eta")
     num_iters = check_positive_int(num_iters, "num_iters")
     l2 = check_nonnegative(l2, "l2")
     if tol is not None:
         tol = check_nonnegative(tol, "tol")
 
+    Phi = add_bias(X)  # (N, m + 1), built once for all the updates
+    scale = 1.0 / X.shape[0] if average else 1.0
+
+    def cost_and_gradient(w):  # J(w) of eqs. (1.8)/(1.20) and ∇J(w) of eq. (1.21), sharing one residual
+        residual = y - Phi @ w  # (N,)
+        J = 0.5 * residual @ residual + 0.5 * l2 * w[1:] @ w[1:]
+        grad = -Phi.T @ residual  # (m + 1,)
+        grad[1:] += l2 * w[1:]  # λI′w: no penalty on the bias
+        return scale * J, scale * grad
+
     # eq. (1.10); for a convex quadratic, any increase of the cost means η exceeds 2 / (largest eigenvalue)
-    return descend(lambda v: compute_cost(X, y, v, l2=l2, average=average),
-                   lambda v: compute_gradient(X, y, v, l2=l2, average=average),
-                   w, eta=eta, num_iters=num_iters, tol=tol)
+    return descend(cost_and_gradient, w_start, eta=eta, num_iters=num_iters, tol=tol)
 
 
 def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):
@@ -239,16 +247,17 @@ def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):
     l2 = check_nonnegative(l2, "l2")
     N = X.shape[0]
     Phi = add_bias(X)  # (N, m + 1)
-    penalty_mask = np.r_[0.0, np.ones(X.shape[1])]  # diagonal of I′
+    penalty = (l2 / N) * np.r_[0.0, np.ones(X.shape[1])]  # (m + 1,): (λ/N) × diagonal of I′, each step's share
 
     cost_start = compute_cost(X, y, w, l2=l2, average=True)
     cost_history = []
     for epoch in range(epochs):
         order = rng.permutation(N)
+        Phi_epoch, y_epoch = Phi[order], y[order]  # (N, m + 1), (N,): shuffled once, then sliced
         for start in range(0, N, batch_size):
-            batch = order[start : start + batch_size]
-            residual = y[batch] - Phi[batch] @ w  # (|B|,)
-            grad = -Phi[batch].T @ residual / batch.size + (l2 / N) * penalty_mask * w  # (m + 1,)
+            Phi_B = Phi_epoch[start : start + batch_size]  # (|B|, m + 1), a view: no copy per step
+            residual = y_epoch[start : start + batch_size] - Phi_B @ w  # (|B|,)
+            grad = -Phi_B.T @ residual / residual.size + penalty * w  # (m + 1,)
             w -= eta * grad
         cost = compute_cost(X, y, w, l2=l2, average=True)
         if not np.isfinite(cost) or cost > 100 * cost_start:

@@ -159,6 +159,38 @@ def softmax_gradient(X, y, W, *, l2=0.0):
     return grad
 
 
+def _cost_and_gradient(Phi, T, W, l2):
+    """:func:`softmax_cost` and :func:`softmax_gradient` at once, on checked inputs: one step of the descent.
+
+    Both come from the same shifted logits and their exponentials: log P = shifted − log Σ_k e^shifted and
+    P = e^shifted / Σ_k e^shifted.
+
+    Parameters
+    ----------
+    Phi : ndarray of shape (N, m + 1)
+        Design matrix, bias column first.
+    T : ndarray of shape (N, K)
+        One-hot targets.
+    W : ndarray of shape (m + 1, K)
+    l2 : float
+
+    Returns
+    -------
+    J : float
+    grad : ndarray of shape (m + 1, K)
+    """
+    N = Phi.shape[0]
+    Z = np.matmul(Phi, W, order="F")  # (N, K) logits, stored class by class: sums over K run fast
+    shifted = Z - Z.max(axis=1, keepdims=True)  # (N, K), every entry <= 0
+    E = np.exp(shifted)  # (N, K)
+    E_sum = E.sum(axis=1, keepdims=True)  # (N, 1)
+    log_likelihood = np.vdot(shifted, T) - np.log(E_sum).sum()  # Σᵢ log P of each example's own class
+    J = float(-log_likelihood / N + 0.5 * l2 / N * np.vdot(W[1:], W[1:]))  # eq. (2.14)
+    grad = Phi.T @ (E / E_sum - T) / N  # (m + 1, K): Φᵀ(P − T) / N, eq. (2.15)
+    grad[1:] += l2 / N * W[1:]
+    return J, grad
+
+
 def fit_softmax(X, y, *, num_classes, eta, num_iters, l2=0.0):
     """Batch gradient descent W ← W − η ∇_W J on the softmax cost, from W = 0.
 
@@ -195,8 +227,9 @@ def fit_softmax(X, y, *, num_classes, eta, num_iters, l2=0.0):
     l2 = check_nonnegative(l2, "l2")
     W = np.zeros((X.shape[1] + 1, num_classes))  # (m + 1, K)
 
-    return descend(lambda V: softmax_cost(X, y, V, l2=l2), lambda V: softmax_gradient(X, y, V, l2=l2), W,
-                   eta=eta, num_iters=num_iters)
+    Phi = add_bias(X)  # (N, m + 1), built once for all the updates
+    T = one_hot(y, num_classes)  # (N, K), built once
+    return descend(lambda V: _cost_and_gradient(Phi, T, V, l2), W, eta=eta, num_iters=num_iters)
 
 
 def softmax_predict_proba(X, W):

@@ -169,6 +169,27 @@ def test_newton_without_regularization_is_the_maximum_likelihood_fit():
     np.testing.assert_allclose(w, sklearn_weights(X, y, 1e-9), atol=1e-5)
 
 
+@pytest.mark.parametrize("scale", [0.1, 10.0, 1000.0])  # up to logits where μ rounds to 0 or 1
+@pytest.mark.parametrize("l2", [0.0, 0.7])
+def test_descent_step_equals_the_public_cost_and_gradient(scale, l2):
+    # fit_logistic's loop computes J and ∇J together, without checks; they must be the public functions'
+    X, y, rng = make_problem(40, 3)
+    w = scale * rng.normal(size=4)
+    J, grad = logistic._cost_and_gradient(np.hstack([np.ones((40, 1)), X]), y.astype(float), w, l2)
+    assert J == pytest.approx(logistic.logistic_cost(X, y, w, l2=l2), rel=1e-13)
+    np.testing.assert_allclose(grad, logistic.logistic_gradient(X, y, w, l2=l2), rtol=1e-12, atol=1e-15)
+
+
+def test_fit_logistic_history_is_the_cost_after_each_update():
+    X, y, _ = make_problem(30, 2)
+    w, history = logistic.fit_logistic(X, y, eta=0.5, num_iters=3, l2=0.3)
+    w_ref = np.zeros(3)
+    for k in range(3):
+        w_ref = w_ref - 0.5 * logistic.logistic_gradient(X, y, w_ref, l2=0.3)
+        assert history[k] == pytest.approx(logistic.logistic_cost(X, y, w_ref, l2=0.3), rel=1e-12)
+    np.testing.assert_allclose(w, w_ref, rtol=1e-12)
+
+
 def test_fit_logistic_starts_from_w_init_without_modifying_it():
     X, y, _ = make_problem(30, 2)
     w_init = np.array([0.1, -0.2, 0.3])

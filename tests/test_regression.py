@@ -151,6 +151,21 @@ def test_gradient_descent_history_is_cost_after_each_update():
     np.testing.assert_array_equal(w_init, [0.5, -1.0, 2.0])  # the start is not modified
 
 
+@pytest.mark.parametrize("l2", [0.0, 1.5])
+@pytest.mark.parametrize("average", [True, False])
+def test_gradient_descent_steps_and_history_match_the_public_cost_and_gradient(l2, average):
+    # the loop computes J and ∇J itself, from Φ built once; it must agree with compute_cost / compute_gradient
+    X, y, _, rng = make_problem(15, 3)
+    w_init = rng.normal(size=4)
+    eta = 0.1 if average else 0.1 / 15
+    w, history = regression.gradient_descent(X, y, w_init, eta=eta, num_iters=5, l2=l2, average=average)
+    w_ref = w_init.copy()
+    for k in range(5):
+        w_ref = w_ref - eta * regression.compute_gradient(X, y, w_ref, l2=l2, average=average)
+        assert history[k] == pytest.approx(regression.compute_cost(X, y, w_ref, l2=l2, average=average), rel=1e-12)
+    np.testing.assert_allclose(w, w_ref, rtol=1e-12)
+
+
 def test_gradient_descent_tol_stops_early():
     X, y, _, _ = make_problem(30, 2)
     w, history = regression.gradient_descent(X, y, np.zeros(3), eta=0.3, num_iters=10_000, tol=1e-12)

@@ -99,6 +99,27 @@ def test_fit_softmax_probabilities_equal_sklearn_multinomial(N, m, K, l2):
     assert np.all(np.diff(history) <= 1e-15)
 
 
+@pytest.mark.parametrize("scale", [0.1, 10.0, 1000.0])
+@pytest.mark.parametrize("l2", [0.0, 0.7])
+def test_descent_step_equals_the_public_cost_and_gradient(scale, l2):
+    # fit_softmax's loop computes J and ∇J together, without checks; they must be the public functions'
+    X, y, rng = make_problem(40, 3, 4)
+    W = scale * rng.normal(size=(4, 4))
+    J, grad = softmax._cost_and_gradient(np.hstack([np.ones((40, 1)), X]), softmax.one_hot(y, 4), W, l2)
+    assert J == pytest.approx(softmax.softmax_cost(X, y, W, l2=l2), rel=1e-13)
+    np.testing.assert_allclose(grad, softmax.softmax_gradient(X, y, W, l2=l2), rtol=1e-12, atol=1e-15)
+
+
+def test_fit_softmax_history_is_the_cost_after_each_update():
+    X, y, _ = make_problem(30, 2, 3)
+    W, history = softmax.fit_softmax(X, y, num_classes=3, eta=0.5, num_iters=3, l2=0.3)
+    W_ref = np.zeros((3, 3))
+    for k in range(3):
+        W_ref = W_ref - 0.5 * softmax.softmax_gradient(X, y, W_ref, l2=0.3)
+        assert history[k] == pytest.approx(softmax.softmax_cost(X, y, W_ref, l2=0.3), rel=1e-12)
+    np.testing.assert_allclose(W, W_ref, rtol=1e-12)
+
+
 def test_predictions_are_the_most_probable_class():
     X, y, rng = make_problem(20, 2, 3)
     W = rng.normal(size=(3, 3))
