@@ -95,7 +95,7 @@ book: cache-check
 # older than implementations/ and data/).
 test: cache-check
 	$(BIN)/ruff check implementations tests notebooks data bench tools
-	MPLBACKEND=Agg $(BIN)/pytest -p no:cacheprovider tests --ignore=tests/site
+	MPLBACKEND=Agg $(BIN)/pytest -p no:cacheprovider tests --ignore=tests/site --ignore=tests/lab
 	$(PY) tools/run_nbval.py --record-cache _build/.jupyter_cache notebooks
 	$(NB_ENV) $(JB) build . -W -n --keep-going --all
 	$(BIN)/pytest -p no:cacheprovider tests/site

@@ -6,15 +6,15 @@ formula (no raw TeX left), that every image loaded, that every internal link and
 nothing was fetched from anywhere but the local server (the book works offline). The search page must find
 "gradient descent". A screenshot of each chapter's first screen goes to ``_build/screenshots/``.
 
-Chromium and its driver come from Debian (``chromium``, ``chromium-driver``). Without them the module is skipped
-with a one-line reason, unless the environment variable ``CI`` is set: in CI a missing browser is a failure.
+Chromium and its driver come from Debian (``chromium``, ``chromium-driver``); tests/browser_support.py starts it.
+Without them the module is skipped with a one-line reason, unless the environment variable ``CI`` is set: in CI a
+missing browser is a failure.
 """
 
 import functools
 import http.server
-import os
 import re
-import shutil
+import sys
 import threading
 import urllib.parse
 from pathlib import Path
@@ -22,12 +22,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+from browser_support import require_browser, start_chrome  # noqa: E402
+
 HTML = ROOT / "_build" / "html"
 SCREENSHOTS = ROOT / "_build" / "screenshots"
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
-
-
 def _toc_pages():
     """Every page of _toc.yml (root and chapters), as paths of the built HTML."""
     import yaml
@@ -38,24 +37,7 @@ def _toc_pages():
 
 
 PAGES = _toc_pages()
-
-
-def _missing_browser():
-    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if shutil.which(p) is None]
-    return f"{', '.join(missing)} not found (apt-get install chromium chromium-driver)" if missing else None
-
-
-def _under_ci():
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
-if _missing_browser():
-    if _under_ci():
-        pytest.fail(f"site test cannot run under CI: {_missing_browser()}", pytrace=False)
-    pytest.skip(f"site test skipped: {_missing_browser()}", allow_module_level=True)
-
-from selenium import webdriver  # noqa: E402  (only once the browser is known to exist)
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+require_browser("site test")
 
 
 @pytest.fixture(scope="module")
@@ -77,15 +59,7 @@ def server():
 
 @pytest.fixture(scope="module")
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--window-size=1280,900"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(60)
-    driver.set_script_timeout(60)
+    driver = start_chrome()
     yield driver
     driver.quit()
 

@@ -1,0 +1,200 @@
+"""The notebooks as a reader sees them in JupyterLab: every chapter opened in a real client, in headless Chromium.
+
+``make lab`` is one of the book's three uses, so the test starts JupyterLab from the venv (with the jupyterlab-myst
+extension that requirements.txt pins), opens every chapter of ``_toc.yml`` and reads what its markdown cells
+render to. It fails on MyST that was left raw (a label line ``(x)=``, a role such as ``{cite}``, a directive fence
+or option, TeX outside the typeset formulas, a ``~module.name`` target), on a reference or citation the client
+could not resolve, on a formula KaTeX could not typeset, and on a taught listing (a ``show_source`` cell) that
+shows no code. Screenshots go to ``_build/screenshots/lab-*.png``: each chapter's first screen, and for chapter 1
+the listing of ``add_bias`` and its first exercise.
+
+It runs in ``make test`` beside the site test and under the same rule: without Chromium it is skipped with a
+one-line reason, except under CI, where that is a failure (tests/browser_support.py).
+"""
+
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests"))
+from browser_support import require_browser, start_chrome  # noqa: E402
+
+SCREENSHOTS = ROOT / "_build" / "screenshots"
+
+
+def _toc_notebooks():
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [ch["file"] for part in toc["parts"] for ch in part["chapters"]]
+    return [ROOT / f"{f}.ipynb" for f in files if (ROOT / f"{f}.ipynb").exists()]
+
+
+NOTEBOOKS = _toc_notebooks()
+require_browser("JupyterLab test")
+
+# JupyterLab's user settings for the test: render every cell, not only those on screen (windowing would leave
+# the others unrendered), and no news or update pop-up over the notebook.
+LAB_SETTINGS = {
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false",
+                                                                        "checkForUpdates": False},
+}
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab from the venv, rooted at the repository, on 127.0.0.1; yields (base URL, token)."""
+    home = tmp_path_factory.mktemp("lab")
+    for name, values in LAB_SETTINGS.items():
+        path = home / "settings" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values), encoding="utf-8")
+    port, token = _free_port(), secrets.token_hex(16)
+    env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+    env.update(JUPYTERLAB_SETTINGS_DIR=str(home / "settings"), JUPYTER_CONFIG_DIR=str(home / "config"),
+               OPENBLAS_NUM_THREADS="1")
+    command = [str(Path(sys.executable).parent / "jupyter-lab"), "--no-browser", f"--port={port}",
+               "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={ROOT}"]
+    if hasattr(os, "getuid") and os.getuid() == 0:
+        command.append("--allow-root")
+    log = (home / "lab.log").open("w")
+    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5)
+            break
+        except OSError:
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.kill()
+                pytest.fail(f"JupyterLab did not start: {(home / 'lab.log').read_text()[-2000:]}", pytrace=False)
+            time.sleep(0.5)
+    yield base, token
+    server.terminate()
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = start_chrome(window_size="1400,1800")
+    yield driver
+    driver.quit()
+
+
+# Wait until JupyterLab shows the notebook with every markdown cell rendered by jupyterlab-myst.
+WAIT_FOR_NOTEBOOK = """
+const [expected, done] = [arguments[0], arguments[arguments.length - 1]];
+const start = Date.now();
+(function poll() {
+  const cells = document.querySelectorAll('.jp-Notebook .jp-MarkdownCell');
+  const rendered = document.querySelectorAll('.jp-Notebook .jp-MarkdownCell .myst');
+  if ((cells.length === expected && rendered.length === expected) || Date.now() - start > 60000) {
+    setTimeout(() => done([cells.length, rendered.length]), 1500);  // let KaTeX and references settle
+  } else { setTimeout(poll, 250); }
+})();
+"""
+
+# What a reader sees: each markdown cell's rendered text outside formulas and code, and each code cell's input and
+# output text.
+LAB_FACTS = """
+function prose(el) {
+  const copy = el.cloneNode(true);
+  copy.querySelectorAll('.katex, pre, code').forEach(e => e.remove());
+  return copy.innerText;
+}
+const markdown = Array.from(document.querySelectorAll('.jp-Notebook .jp-MarkdownCell .myst'));
+return {
+  prose: markdown.map(prose),
+  unresolved: markdown.flatMap(m => Array.from(m.querySelectorAll('.text-yellow-600'))).map(e => e.innerText),
+  katexErrors: markdown.flatMap(m => Array.from(m.querySelectorAll('.katex-error'))).map(e => e.textContent),
+  code: Array.from(document.querySelectorAll('.jp-Notebook .jp-CodeCell')).map(c => ({
+    input: (c.querySelector('.cm-content') || {}).innerText || '',
+    output: (c.querySelector('.jp-OutputArea') || {}).innerText || '',
+  })),
+};
+"""
+
+RAW_MYST = {
+    "a label line (x)=": r"(?m)^\s*\([\w-]+\)=\s*$",
+    "a role such as {cite} or {eq}": r"\{[a-z][\w:-]*\}",
+    "a directive fence": r"```|:::",
+    "a directive option such as :label:": r"(?m)^\s*:[a-z][\w-]*:",
+    "TeX outside a formula": r"\\[A-Za-z]+|\$[^$\s][^$]*\$",  # a command, or $...$ (a lone $ is a currency)
+    "a ~module.name target": r"~[A-Za-z_]+\.",
+}
+
+
+def _raw_myst(texts):
+    import re
+
+    found = []
+    for number, text in enumerate(texts):
+        for what, pattern in RAW_MYST.items():
+            match = re.search(pattern, text)
+            if match:
+                start = max(match.start() - 40, 0)
+                found.append(f"markdown cell {number}: {what}: ...{text[start:match.end() + 40]!r}")
+    return found
+
+
+def _scroll_to(browser, text):
+    browser.execute_script("""
+        const cell = Array.from(document.querySelectorAll('.jp-Notebook .jp-Cell'))
+          .find(c => c.innerText.includes(arguments[0]));
+        if (cell) cell.scrollIntoView({block: 'start'});""", text)
+    time.sleep(0.5)
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_reads_right_in_jupyterlab(notebook, lab, browser):
+    base, token = lab
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    markdown_sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+
+    browser.get(f"{base}/lab/tree/{notebook.relative_to(ROOT).as_posix()}?token={token}")
+    counts = browser.execute_async_script(WAIT_FOR_NOTEBOOK, len(markdown_sources))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SCREENSHOTS / f"lab-{notebook.stem}.png"))  # before any assertion
+    assert counts == [len(markdown_sources)] * 2, (
+        f"{notebook.name}: {counts[1]} of {counts[0]} markdown cells rendered by jupyterlab-myst, "
+        f"{len(markdown_sources)} expected (is jupyterlab-myst installed?)")
+    facts = browser.execute_script(LAB_FACTS)
+
+    problems = _raw_myst(facts["prose"])
+    problems += [f"a reference JupyterLab cannot resolve: {text!r}" for text in facts["unresolved"]]
+    problems += [f"a formula that did not typeset: {text[:80]!r}" for text in facts["katexErrors"]]
+    problems += [f"a literalinclude, which shows nothing in JupyterLab: {s[s.index('{literalinclude}'):][:80]!r}"
+                 for s in markdown_sources if "{literalinclude}" in s]
+    listings = [c for c in facts["code"] if "show_source(" in c["input"]]
+    if not listings:
+        problems.append("no taught function is shown from its source (a show_source cell)")
+    problems += [f"a taught listing that shows no code: {c['input']!r}" for c in listings
+                 if not any(line.startswith(("def ", "class ", "@")) for line in c["output"].splitlines())]
+    assert not problems, f"{notebook.name} in JupyterLab:\n" + "\n".join(problems)
+
+    if notebook.stem.startswith("01_"):  # the closing note's pictures: a listing and an exercise
+        _scroll_to(browser, "def add_bias")
+        browser.save_screenshot(str(SCREENSHOTS / "lab-01-add_bias.png"))
+        _scroll_to(browser, "The averaged gradient")
+        browser.save_screenshot(str(SCREENSHOTS / "lab-01-exercise.png"))
