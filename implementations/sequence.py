@@ -5,9 +5,13 @@ with D features each (a NumPy array or a Tensor). ``lengths`` (B,) marks padded 
 sequence b is real when t < lengths[b]. Past its length a sequence's outputs are zero and its state is
 frozen, so the final state is the one at the sequence's own last step.
 
-The input part of every step, x_t W_x + b, is computed for all steps in one matrix product before the
-loop; the loop over time is the only Python loop, and it reads each step with a slice whose gradient
-the engine writes in place (see ``autograd._IndexedGrad``), so the backward pass stays O(T).
+``RNN`` builds its loop over time from engine operations: the input part of every step, x_t W_xh + b_h, is
+one matrix product before the loop, and each step reads its slice with a gradient that the engine writes
+in place (see ``autograd._IndexedGrad``), so the backward pass stays O(T). ``LSTM`` and ``GRU`` run their
+loop over time in NumPy as a single node of the graph (``_lstm_loop``, ``_gru_loop``), with the backward
+pass through it written out (``_lstm_backward``, ``_gru_backward``): built from engine operations, each of
+their steps would add about fifteen nodes, whose bookkeeping costs more than the arithmetic on matrices
+this small.
 """
 
 import numpy as np
@@ -28,6 +32,11 @@ def _uniform(rng, shape, hidden_size):
     """U(−1/√H, 1/√H), the initialization PyTorch uses for recurrent layers."""
     bound = 1.0 / np.sqrt(hidden_size)
     return Tensor(rng.uniform(-bound, bound, size=shape), requires_grad=True)
+
+
+def _sigmoid(a):
+    """σ(a) = 1 / (1 + e^(−a)), computed as (1 + tanh(a/2)) / 2, which never overflows."""
+    return 0.5 + 0.5 * np.tanh(0.5 * a)
 
 
 def _check_input(x, input_size, lengths):
@@ -51,14 +60,24 @@ def _check_input(x, input_size, lengths):
     return x, lengths, valid
 
 
+def _state_tensor(value, shape, name):
+    """An initial state as a Tensor of ``shape``: zeros if ``value`` is None, else ``value`` after a shape check."""
+    if value is None:
+        return Tensor(np.zeros(shape))
+    value = value if isinstance(value, Tensor) else Tensor(value)
+    if value.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}; received {value.shape}. Pass one state per sequence.")
+    return value
+
+
 def _freeze_past_end(valid, t, new, old):
     """The state after step t: ``new`` for sequences still running, ``old`` for those already ended."""
     return new if valid is None else where(valid[:, t : t + 1], new, old)
 
 
-def _output(valid, t, h):
-    """The output at step t: ``h``, or zero for sequences already ended (padding)."""
-    return h if valid is None else h * valid[:, t : t + 1]
+def _output(valid, states):
+    """The outputs (B, T, H): the states, with zeros at the steps past each sequence's end (padding)."""
+    return states if valid is None else states * valid[:, :, None]
 
 
 def _reverse_index(lengths, B, T):
@@ -99,12 +118,12 @@ class RNN(Module):
     def _run(self, x, h, valid, W_xh, W_hh, b_h):
         """One direction: outputs (B, T, H) and the final state (B, H)."""
         x_proj = x @ W_xh + b_h  # (B, T, H): input part of all steps in one product
-        outputs = []
+        states = []
         for t in range(x.shape[1]):
             h_new = (x_proj[:, t] + h @ W_hh).tanh()  # (B, H), eq. (4.1)
             h = _freeze_past_end(valid, t, h_new, h)
-            outputs.append(_output(valid, t, h))
-        return stack(outputs, axis=1), h
+            states.append(h)
+        return _output(valid, stack(states, axis=1)), h
 
     def forward(self, x, h0=None, *, lengths=None):
         """Run over the sequences.
@@ -124,12 +143,10 @@ class RNN(Module):
         B, T, _ = x.shape
         H = self.hidden_size
         width = 2 * H if self.bidirectional else H
-        h0 = Tensor(np.zeros((B, width))) if h0 is None else (h0 if isinstance(h0, Tensor) else Tensor(h0))
-        if h0.shape != (B, width):
-            raise ValueError(f"h0 must have shape ({B}, {width}); received {h0.shape}.")
-        out, h_T = self._run(x, h0[:, :H], valid, self.W_xh, self.W_hh, self.b_h)
+        h0 = _state_tensor(h0, (B, width), "h0")
         if not self.bidirectional:
-            return out, h_T
+            return self._run(x, h0, valid, self.W_xh, self.W_hh, self.b_h)
+        out, h_T = self._run(x, h0[:, :H], valid, self.W_xh, self.W_hh, self.b_h)
         rev = _reverse_index(lengths, B, T)  # (B, T)
         rows = np.arange(B)[:, None]
         x_rev = x[rows, rev]  # each sequence read backwards within its length
@@ -145,9 +162,11 @@ class LSTM(Module):
     c_t = f ⊙ c_{t−1} + i ⊙ c̃,  h_t = o ⊙ tanh(c_t).
 
     Each W is (H + D, H): rows 0..H−1 multiply h, rows H.. multiply x. Internally the four gates are
-    computed with one fused product. Weights ~ U(−1/√H, 1/√H); biases start at 0 except the forget gate's,
-    which starts at ``forget_bias`` so that the cell remembers by default early in training: with
-    f ≈ σ(b_f) a stored value decays like σ(b_f)^k over k steps (half-life ≈ 2 steps for b_f = 1, 5 for 2).
+    computed with one fused product, and the loop over time is one node of the engine's graph with its
+    backward pass written out (``_lstm_loop``, ``_lstm_backward``). Weights ~ U(−1/√H, 1/√H); biases start at 0
+    except the forget gate's, which starts at ``forget_bias`` so that the cell remembers by default early in
+    training: with f ≈ σ(b_f) a stored value decays like σ(b_f)^k over k steps (half-life ≈ 2 steps for
+    b_f = 1, 5 for 2).
 
     Parameters
     ----------
@@ -189,34 +208,120 @@ class LSTM(Module):
         gates : dict of str -> ndarray, only if ``return_gates``
         """
         x, _, valid = _check_input(x, self.input_size, lengths)
-        B, T, _ = x.shape
-        H = self.hidden_size
-        if state is None:
-            h, c = Tensor(np.zeros((B, H))), Tensor(np.zeros((B, H)))
-        else:
-            h, c = (s if isinstance(s, Tensor) else Tensor(s) for s in state)
-        # fused: (H + D, 4H), the three sigmoid gates first
+        B, H = x.shape[0], self.hidden_size
+        if state is not None and not (isinstance(state, (tuple, list)) and len(state) == 2):
+            raise ValueError(f"state must be a tuple (h0, c0) of two arrays of shape ({B}, {H}); "
+                             f"received {type(state).__name__}.")
+        h0, c0 = (None, None) if state is None else state
+        h0, c0 = _state_tensor(h0, (B, H), "h0"), _state_tensor(c0, (B, H), "c0")
+        # fused: (H + D, 4H) and (4H,), the three sigmoid gates first
         W = concatenate([self.W_f, self.W_i, self.W_o, self.W_c], axis=1)
-        b = concatenate([self.b_f, self.b_i, self.b_o, self.b_c], axis=0)  # (4H,)
-        x_proj = x @ W[H:] + b  # (B, T, 4H): input part of all gates at all steps
-        W_h = W[:H]  # (H, 4H)
-        outputs, trace = [], {"f": [], "i": [], "o": []}
-        for t in range(T):
-            gates = x_proj[:, t] + h @ W_h  # (B, 4H)
-            fio = gates[:, : 3 * H].sigmoid()  # the three sigmoid gates in one call
-            f, i, o = fio[:, :H], fio[:, H : 2 * H], fio[:, 2 * H :]
-            c_tilde = gates[:, 3 * H :].tanh()
-            c_new = f * c + i * c_tilde  # (B, H)
-            h = _freeze_past_end(valid, t, o * c_new.tanh(), h)
-            c = _freeze_past_end(valid, t, c_new, c)
-            outputs.append(_output(valid, t, h))
-            if return_gates:
-                for name, value in (("f", f), ("i", i), ("o", o)):
-                    trace[name].append(value.data)
-        result = (stack(outputs, axis=1), (h, c))
-        if return_gates:
-            return (*result, {name: np.stack(v, axis=1) for name, v in trace.items()})
-        return result
+        b = concatenate([self.b_f, self.b_i, self.b_o, self.b_c], axis=0)
+        hc, gates = _lstm_loop(x, W, b, h0, c0, valid)  # (B, T, 2H): [h_t, c_t] after every step
+        outputs = _output(valid, hc[:, :, :H])  # (B, T, H)
+        state_T = (hc[:, -1, :H], hc[:, -1, H:])  # frozen past the end: each sequence's last real step
+        if return_gates:  # (B, T, H) each
+            return outputs, state_T, {name: np.stack([g[:, k * H : (k + 1) * H] for g in gates], axis=1)
+                                      for k, name in enumerate("fio")}
+        return outputs, state_T
+
+
+def _lstm_loop(x, W, b, h0, c0, valid):
+    """The loop over time of :class:`LSTM` in NumPy, as one node of the graph whose backward is ``_lstm_backward``.
+
+    Built from engine operations, every step would add about fifteen nodes to the graph (a product, slices,
+    sigmoids, products of gates), whose bookkeeping costs more than the arithmetic on small matrices.
+
+    Parameters
+    ----------
+    x : Tensor of shape (B, T, D)
+    W : Tensor of shape (H + D, 4H)
+        [W_f, W_i, W_o, W_c] side by side; rows 0..H−1 multiply h_{t−1}, rows H.. multiply x_t.
+    b : Tensor of shape (4H,)
+    h0, c0 : Tensor of shape (B, H)
+    valid : ndarray of bool, shape (B, T), or None
+        False past a sequence's end, where its state is frozen.
+
+    Returns
+    -------
+    hc : Tensor of shape (B, T, 2H)
+        [h_t, c_t] after every step.
+    gates : list of T ndarrays of shape (B, 4H)
+        f, i, o and c̃ at every step.
+    """
+    x_data, W_data, b_data, h, c = x.data, W.data, b.data, h0.data, c0.data
+    B, T, H = x_data.shape[0], x_data.shape[1], h.shape[1]
+    hc = np.empty((B, T, 2 * H))  # the node's value
+    saved = []  # per step, what the backward pass needs: [h_{t−1}, x_t], c_{t−1}, the gates, tanh(c_t)
+    for t in range(T):
+        hx = np.concatenate([h, x_data[:, t]], axis=1)  # (B, H + D): [h_{t−1}, x_t]
+        a = hx @ W_data + b_data  # (B, 4H): the pre-activations of all four gates in one product
+        gates = np.concatenate([_sigmoid(a[:, : 3 * H]), np.tanh(a[:, 3 * H :])], axis=1)  # σ for f, i, o
+        f, i, o, c_tilde = gates[:, :H], gates[:, H : 2 * H], gates[:, 2 * H : 3 * H], gates[:, 3 * H :]
+        c_new = f * c + i * c_tilde  # (B, H), eq. (4.4)
+        tanh_c = np.tanh(c_new)
+        h_new = o * tanh_c
+        saved.append((hx, c, gates, tanh_c))
+        if valid is not None:  # sequences past their end keep their state
+            keep = valid[:, t : t + 1]
+            h_new, c_new = np.where(keep, h_new, h), np.where(keep, c_new, c)
+        h, c = h_new, c_new
+        hc[:, t, :H], hc[:, t, H:] = h, c
+
+    def backward(grad):
+        return _lstm_backward(grad, saved, W_data, valid, x_bar_needed=x.requires_grad)
+
+    node = Tensor._result(hc, (x, W, b, h0, c0), backward, "lstm")  # the engine's constructor of an op's output
+    return node, [gates for _, _, gates, _ in saved]
+
+
+def _lstm_backward(grad, saved, W, valid, *, x_bar_needed):
+    """Backpropagation through time through the loop of ``_lstm_loop``, by hand, as :func:`rnn_bptt` for the RNN.
+
+    Parameters
+    ----------
+    grad : ndarray of shape (B, T, 2H)
+        ∂L/∂[h_t, c_t] from the layers that read the states.
+    saved : list of T tuples
+        ([h_{t−1}, x_t], c_{t−1}, gates, tanh(c_t)) of every step, from the forward pass.
+    W : ndarray of shape (H + D, 4H)
+    valid : ndarray of bool, shape (B, T), or None
+    x_bar_needed : bool
+        Compute the gradient of the inputs (False when they are data, not the output of a layer).
+
+    Returns
+    -------
+    x_bar : ndarray of shape (B, T, D), or None
+    W_bar : ndarray of shape (H + D, 4H)
+    b_bar : ndarray of shape (4H,)
+    h0_bar, c0_bar : ndarray of shape (B, H)
+    """
+    B, T, H = grad.shape[0], grad.shape[1], grad.shape[2] // 2
+    W_bar, b_bar = np.zeros_like(W), np.zeros(4 * H)
+    x_bar = np.zeros((B, T, W.shape[0] - H)) if x_bar_needed else None
+    h_bar, c_bar = np.zeros((B, H)), np.zeros((B, H))  # what reaches h_t and c_t from step t + 1
+    for t in reversed(range(T)):
+        hx, c_prev, gates, tanh_c = saved[t]
+        f, i, o, c_tilde = gates[:, :H], gates[:, H : 2 * H], gates[:, 2 * H : 3 * H], gates[:, 3 * H :]
+        h_bar, c_bar = h_bar + grad[:, t, :H], c_bar + grad[:, t, H:]
+        if valid is not None:  # past its end a sequence's state was copied: its gradient skips the step
+            keep = valid[:, t : t + 1]
+            h_skip, c_skip = h_bar * ~keep, c_bar * ~keep
+            h_bar, c_bar = h_bar * keep, c_bar * keep
+        c_bar = c_bar + h_bar * o * (1.0 - tanh_c**2)  # c_t also acts through h_t = o ⊙ tanh(c_t)
+        gates_bar = np.concatenate([c_bar * c_prev, c_bar * c_tilde, h_bar * tanh_c, c_bar * i], axis=1)
+        slope = gates * (1.0 - gates)  # σ' = σ(1 − σ) for f, i, o ...
+        slope[:, 3 * H :] = 1.0 - c_tilde**2  # ... and tanh' = 1 − tanh² for c̃
+        a_bar = gates_bar * slope  # (B, 4H): gradient of the pre-activations
+        W_bar += hx.T @ a_bar  # Σ_t [h_{t−1}, x_t]ᵀ ā_t
+        b_bar += a_bar.sum(axis=0)
+        hx_bar = a_bar @ W.T  # (B, H + D)
+        if x_bar is not None:
+            x_bar[:, t] = hx_bar[:, H:]
+        h_bar, c_bar = hx_bar[:, :H], c_bar * f  # to h_{t−1} and c_{t−1}
+        if valid is not None:
+            h_bar, c_bar = h_bar + h_skip, c_bar + c_skip
+    return x_bar, W_bar, b_bar, h_bar, c_bar
 
 
 def chrono_init(lstm, max_lag, *, rng):
@@ -254,7 +359,8 @@ class GRU(Module):
     PyTorch and cuDNN compute a variant: the reset gate multiplies the hidden part *after* its matrix
     product, tanh(x W + b + r ⊙ (h U + b')), and z weighs the old state, h_t = z ⊙ h_{t−1} + (1 − z) ⊙ h̃
     (the labelling of Cho et al., 2014).
-    Each W is (H + D, H), h rows first. Weights ~ U(−1/√H, 1/√H); biases start at 0.
+    Each W is (H + D, H), h rows first. Weights ~ U(−1/√H, 1/√H); biases start at 0. As in :class:`LSTM`,
+    the loop over time is one node of the graph (``_gru_loop``).
     """
 
     GATES = ("z", "r", "h")
@@ -271,30 +377,111 @@ class GRU(Module):
     def forward(self, x, h0=None, *, lengths=None, return_gates=False):
         """Run over the sequences; returns ``(outputs (B, T, H), h_T (B, H))``, plus the gates {"z", "r"} if asked."""
         x, _, valid = _check_input(x, self.input_size, lengths)
-        B, T, _ = x.shape
-        H = self.hidden_size
-        if h0 is None:
-            h0 = np.zeros((B, H))
-        h = h0 if isinstance(h0, Tensor) else Tensor(h0)
-        W = concatenate([self.W_z, self.W_r, self.W_h], axis=1)  # (H + D, 3H)
-        b = concatenate([self.b_z, self.b_r, self.b_h], axis=0)  # (3H,)
-        x_proj = x @ W[H:] + b  # (B, T, 3H)
-        W_zr, W_hh = W[:H, : 2 * H], W[:H, 2 * H :]  # (H, 2H), (H, H)
-        outputs, trace = [], {"z": [], "r": []}
-        for t in range(T):
-            step = x_proj[:, t]  # (B, 3H)
-            zr = (step[:, : 2 * H] + h @ W_zr).sigmoid()
-            z, r = zr[:, :H], zr[:, H:]
-            h_tilde = (step[:, 2 * H :] + (r * h) @ W_hh).tanh()
-            h = _freeze_past_end(valid, t, (1.0 - z) * h + z * h_tilde, h)
-            outputs.append(_output(valid, t, h))
-            if return_gates:
-                trace["z"].append(z.data)
-                trace["r"].append(r.data)
-        result = (stack(outputs, axis=1), h)
-        if return_gates:
-            return (*result, {name: np.stack(v, axis=1) for name, v in trace.items()})
+        B, H = x.shape[0], self.hidden_size
+        h0 = _state_tensor(h0, (B, H), "h0")
+        W_zr = concatenate([self.W_z, self.W_r], axis=1)  # (H + D, 2H): both gates in one product
+        b_zr = concatenate([self.b_z, self.b_r], axis=0)  # (2H,)
+        hs, zrs = _gru_loop(x, W_zr, b_zr, self.W_h, self.b_h, h0, valid)  # (B, T, H): h_t after every step
+        result = (_output(valid, hs), hs[:, -1])  # frozen past the end: h_T is each sequence's last real step
+        if return_gates:  # (B, T, H) each
+            return (*result, {"z": np.stack([zr[:, :H] for zr in zrs], axis=1),
+                              "r": np.stack([zr[:, H:] for zr in zrs], axis=1)})
         return result
+
+
+def _gru_loop(x, W_zr, b_zr, W_h, b_h, h0, valid):
+    """The loop over time of :class:`GRU` in NumPy, as one node of the graph whose backward is ``_gru_backward``.
+
+    Parameters
+    ----------
+    x : Tensor of shape (B, T, D)
+    W_zr : Tensor of shape (H + D, 2H)
+        [W_z, W_r] side by side; rows 0..H−1 multiply h_{t−1}, rows H.. multiply x_t.
+    b_zr : Tensor of shape (2H,)
+    W_h : Tensor of shape (H + D, H)
+        Rows 0..H−1 multiply r ⊙ h_{t−1}, rows H.. multiply x_t.
+    b_h : Tensor of shape (H,)
+    h0 : Tensor of shape (B, H)
+    valid : ndarray of bool, shape (B, T), or None
+        False past a sequence's end, where its state is frozen.
+
+    Returns
+    -------
+    hs : Tensor of shape (B, T, H)
+        h_t after every step.
+    zrs : list of T ndarrays of shape (B, 2H)
+        z and r at every step.
+    """
+    x_data, W_zr_data, b_zr_data, W_h_data, b_h_data, h = x.data, W_zr.data, b_zr.data, W_h.data, b_h.data, h0.data
+    B, T, H = x_data.shape[0], x_data.shape[1], h.shape[1]
+    hs = np.empty((B, T, H))  # the node's value
+    saved = []  # per step, what the backward pass needs: [h_{t−1}, x_t], [r ⊙ h_{t−1}, x_t], z and r, h̃
+    for t in range(T):
+        hx = np.concatenate([h, x_data[:, t]], axis=1)  # (B, H + D): [h_{t−1}, x_t]
+        zr = _sigmoid(hx @ W_zr_data + b_zr_data)  # (B, 2H): both gates in one product
+        z, r = zr[:, :H], zr[:, H:]
+        rhx = np.concatenate([r * h, x_data[:, t]], axis=1)  # the reset gate acts on the state only
+        h_tilde = np.tanh(rhx @ W_h_data + b_h_data)  # (B, H)
+        h_new = (1.0 - z) * h + z * h_tilde  # eq. (4.5)
+        saved.append((hx, rhx, zr, h_tilde))
+        h = h_new if valid is None else np.where(valid[:, t : t + 1], h_new, h)  # frozen past the end
+        hs[:, t] = h
+
+    def backward(grad):
+        return _gru_backward(grad, saved, W_zr_data, W_h_data, valid, x_bar_needed=x.requires_grad)
+
+    node = Tensor._result(hs, (x, W_zr, b_zr, W_h, b_h, h0), backward, "gru")  # as in _lstm_loop
+    return node, [zr for _, _, zr, _ in saved]
+
+
+def _gru_backward(grad, saved, W_zr, W_h, valid, *, x_bar_needed):
+    """Backpropagation through time through the loop of ``_gru_loop``, by hand, like ``_lstm_backward``.
+
+    Parameters
+    ----------
+    grad : ndarray of shape (B, T, H)
+        ∂L/∂h_t from the layers that read the states.
+    saved : list of T tuples
+        ([h_{t−1}, x_t], [r ⊙ h_{t−1}, x_t], [z, r], h̃) of every step, from the forward pass.
+    W_zr : ndarray of shape (H + D, 2H)
+    W_h : ndarray of shape (H + D, H)
+    valid : ndarray of bool, shape (B, T), or None
+    x_bar_needed : bool
+
+    Returns
+    -------
+    x_bar : ndarray of shape (B, T, D), or None
+    W_zr_bar, b_zr_bar, W_h_bar, b_h_bar : ndarrays of the shapes of W_zr, (2H,), W_h and (H,)
+    h0_bar : ndarray of shape (B, H)
+    """
+    B, T, H = grad.shape
+    W_zr_bar, b_zr_bar = np.zeros_like(W_zr), np.zeros(2 * H)
+    W_h_bar, b_h_bar = np.zeros_like(W_h), np.zeros(H)
+    x_bar = np.zeros((B, T, W_h.shape[0] - H)) if x_bar_needed else None
+    h_bar = np.zeros((B, H))  # what reaches h_t from step t + 1
+    for t in reversed(range(T)):
+        hx, rhx, zr, h_tilde = saved[t]
+        h_prev, z, r = hx[:, :H], zr[:, :H], zr[:, H:]
+        h_bar = h_bar + grad[:, t]
+        if valid is not None:  # past its end a sequence's state was copied: its gradient skips the step
+            keep = valid[:, t : t + 1]
+            h_skip, h_bar = h_bar * ~keep, h_bar * keep
+        a_h_bar = h_bar * z * (1.0 - h_tilde**2)  # (B, H): through h̃ = tanh(·)
+        rhx_bar = a_h_bar @ W_h.T  # (B, H + D)
+        zr_bar = np.concatenate([h_bar * (h_tilde - h_prev), rhx_bar[:, :H] * h_prev], axis=1)  # ∂L/∂z, ∂L/∂r
+        a_zr_bar = zr_bar * zr * (1.0 - zr)  # (B, 2H): σ' = σ(1 − σ)
+        W_h_bar += rhx.T @ a_h_bar
+        b_h_bar += a_h_bar.sum(axis=0)
+        W_zr_bar += hx.T @ a_zr_bar
+        b_zr_bar += a_zr_bar.sum(axis=0)
+        hx_bar = a_zr_bar @ W_zr.T  # (B, H + D)
+        if x_bar is not None:
+            x_bar[:, t] = hx_bar[:, H:] + rhx_bar[:, H:]
+        # h_{t−1} acts on h_t directly, through the two gates and through r ⊙ h_{t−1}
+        h_bar = h_bar * (1.0 - z) + hx_bar[:, :H] + rhx_bar[:, :H] * r
+        if valid is not None:
+            h_bar = h_bar + h_skip
+    return x_bar, W_zr_bar, b_zr_bar, W_h_bar, b_h_bar, h_bar
 
 
 def _bptt_arrays(x, h0, W_xh, W_hh, b_h, dL_dout):

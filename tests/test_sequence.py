@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from tensor_check import assert_gradients_match
 
-from implementations.autograd import Tensor
+from implementations.autograd import Tensor, concatenate, stack, where
 from implementations.sequence import GRU, LSTM, RNN, chrono_init, parameter_count, rnn_bptt
 
 B, T, D, H = 3, 6, 4, 5
@@ -145,6 +145,63 @@ def test_rnn_bptt_matches_the_engine_and_finite_differences():
     np.testing.assert_allclose(grads["W_hh"], numerical, rtol=1e-6, atol=1e-8)
 
 
+def engine_lstm(lstm, x, h, c, valid):
+    """Eq. (4.4) step by step from engine operations, which the engine differentiates on its own."""
+    outputs = []
+    for t in range(x.shape[1]):
+        hx = concatenate([h, x[:, t]], axis=1)
+        f, i = (hx @ lstm.W_f + lstm.b_f).sigmoid(), (hx @ lstm.W_i + lstm.b_i).sigmoid()
+        o, c_tilde = (hx @ lstm.W_o + lstm.b_o).sigmoid(), (hx @ lstm.W_c + lstm.b_c).tanh()
+        c_new = f * c + i * c_tilde
+        h_new = o * c_new.tanh()
+        keep = valid[:, t : t + 1]
+        h, c = where(keep, h_new, h), where(keep, c_new, c)
+        outputs.append(h * keep)
+    return stack(outputs, axis=1), (h, c)
+
+
+def engine_gru(gru, x, h, valid):
+    """Eq. (4.5) step by step from engine operations."""
+    outputs = []
+    for t in range(x.shape[1]):
+        hx = concatenate([h, x[:, t]], axis=1)
+        z, r = (hx @ gru.W_z + gru.b_z).sigmoid(), (hx @ gru.W_r + gru.b_r).sigmoid()
+        h_tilde = (concatenate([r * h, x[:, t]], axis=1) @ gru.W_h + gru.b_h).tanh()
+        h = where(valid[:, t : t + 1], (1.0 - z) * h + z * h_tilde, h)
+        outputs.append(h * valid[:, t : t + 1])
+    return stack(outputs, axis=1), h
+
+
+@pytest.mark.parametrize("cell", ["lstm", "gru"])
+@pytest.mark.parametrize("lengths", [None, [6, 3, 1]], ids=["full", "padded"])
+def test_gated_cells_hand_written_backward_matches_the_engine(cell, lengths):
+    """LSTM and GRU run their loop as one node with BPTT by hand; the engine, step by step, must agree."""
+    rng = np.random.default_rng(14)
+    module = (LSTM if cell == "lstm" else GRU)(D, H, rng=np.random.default_rng(15))
+    randomize_biases(module, 16)
+    x = rng.normal(size=(B, T, D))
+    states = rng.normal(size=(2 if cell == "lstm" else 1, B, H))
+    valid = np.ones((B, T), dtype=bool) if lengths is None else np.arange(T) < np.array(lengths)[:, None]
+    G, G_final = rng.normal(size=(B, T, H)), rng.normal(size=(len(states), B, H))
+    results = []
+    for run in ("module", "engine"):
+        module.zero_grad()
+        x_t, states_t = Tensor(x, requires_grad=True), [Tensor(s, requires_grad=True) for s in states]
+        if run == "module":
+            out, final = module(x_t, tuple(states_t) if cell == "lstm" else states_t[0], lengths=lengths)
+        elif cell == "lstm":
+            out, final = engine_lstm(module, x_t, *states_t, valid)
+        else:
+            out, final = engine_gru(module, x_t, states_t[0], valid)
+        final = final if cell == "lstm" else (final,)
+        loss = (out * G).sum() + sum((f * g).sum() for f, g in zip(final, G_final, strict=True))
+        loss.backward()
+        results.append([out.data, *(f.data for f in final), x_t.grad, *(s.grad for s in states_t),
+                        *(p.grad for p in module.parameters())])
+    for by_hand, engine in zip(*results, strict=True):
+        np.testing.assert_allclose(by_hand, engine, rtol=1e-10, atol=1e-12)
+
+
 @pytest.mark.parametrize("cell", ["lstm", "gru"])
 def test_gated_cells_gradients_against_finite_differences(cell):
     module = (LSTM if cell == "lstm" else GRU)(2, 3, rng=np.random.default_rng(11))
@@ -206,6 +263,13 @@ def test_bad_inputs_raise():
         rnn(inputs(), lengths=[6, 0, 2])
     with pytest.raises(ValueError, match=r"h0 must have shape \(3, 5\); received \(3, 4\)"):
         rnn(inputs(), np.zeros((3, 4)))
+    lstm, gru = LSTM(D, H, rng=np.random.default_rng(0)), GRU(D, H, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"state must be a tuple \(h0, c0\).*received ndarray"):
+        lstm(inputs(), np.zeros((3, 5)))
+    with pytest.raises(ValueError, match=r"c0 must have shape \(3, 5\); received \(3, 2\)"):
+        lstm(inputs(), (np.zeros((3, 5)), np.zeros((3, 2))))
+    with pytest.raises(ValueError, match=r"h0 must have shape \(3, 5\); received \(5,\)"):
+        gru(inputs(), np.zeros(5))
     with pytest.raises(ValueError, match="shapes do not fit"):
         rnn_bptt(np.zeros((2, 3, 4)), np.zeros((2, 5)), np.zeros((4, 5)), np.zeros((5, 5)), np.zeros(5),
                  np.zeros((2, 3, 4)))
