@@ -17,7 +17,7 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 
-HELPERS = ("data", "plotting", "gradcheck", "exercises", "exercise_checks", "report")
+HELPERS = ("data", "plotting", "gradcheck", "exercises", "exercise_checks", "report", "listing")
 
 CHAPTERS = {
     1: "notebooks/01_linear_regression",
@@ -27,8 +27,8 @@ CHAPTERS = {
     5: "notebooks/05_transformers",
 }
 CHAPTER_OF = {  # the home chapter of each module
-    **dict.fromkeys(["regression", "basis", "preprocessing", "robust", "gradcheck", "report", "exercises",
-                     "exercise_checks", "data", "plotting"], 1),
+    **dict.fromkeys(["regression", "basis", "preprocessing", "robust", "gradcheck", "report", "listing",
+                     "exercises", "exercise_checks", "data", "plotting"], 1),
     **dict.fromkeys(["logistic", "softmax", "perceptron", "metrics"], 2),
     **dict.fromkeys(["autograd", "functional", "nn", "optim", "conv"], 3),
     "sequence": 4,
