@@ -98,6 +98,7 @@ def lab(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     driver = start_chrome(window_size="1400,1800")
+    driver.set_script_timeout(120)  # WAIT_FOR_NOTEBOOK gives up after 90 s and reports what it saw
     yield driver
     driver.quit()
 
@@ -109,7 +110,7 @@ const start = Date.now();
 (function poll() {
   const cells = document.querySelectorAll('.jp-Notebook .jp-MarkdownCell');
   const rendered = document.querySelectorAll('.jp-Notebook .jp-MarkdownCell .myst');
-  if ((cells.length === expected && rendered.length === expected) || Date.now() - start > 60000) {
+  if ((cells.length === expected && rendered.length === expected) || Date.now() - start > 90000) {
     setTimeout(() => done([cells.length, rendered.length]), 1500);  // let KaTeX and references settle
   } else { setTimeout(poll, 250); }
 })();
