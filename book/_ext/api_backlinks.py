@@ -2,8 +2,8 @@
 
 Each module of ``implementations`` belongs to one chapter (``CHAPTER_OF``); when autodoc renders a function
 or class of that module, a last line "Taught in: <chapter>" is appended to its docstring. The helpers used
-throughout the book (the ``HELPERS`` modules: data sets, plots, gradient and exercise checks, printed claims) belong to no
-single chapter: each of their functions links to the first chapter whose code calls it.
+throughout the book (the ``HELPERS`` modules: data sets, plots, gradient and exercise checks, printed claims,
+listings) belong to no single chapter: each of their functions links to the first chapter whose code calls it.
 
 Registered in ``_config.yml`` under ``sphinx.local_extensions``.
 """

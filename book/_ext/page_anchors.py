@@ -16,10 +16,21 @@ page, and leaves any other link to myst-parser, which still warns about an ancho
 an equation must show the number the book gives it: a text that does not contain "(1.11)" is a warning (an error
 under ``-W``), so such a link cannot go stale when an equation is added above its target.
 
+Figures follow the same rule. JupyterLab cannot resolve ``{numref}`` to a figure that a code cell draws (its name
+and caption live in the cell's metadata ``mystnb.figure``), so a chapter links to it, on its own page or on another:
+
+* ``[Figure 1.9](#fig-polynomial-fits)`` or ``[Figure 1.9](01_linear_regression.ipynb#fig-polynomial-fits)``.
+
+myst-parser resolves the same-page form to the figure itself; the other form resolves here, through the figure's
+label. Either way the text must show the number the book gives the figure (1.9, not 1.10 nor 1.91), or it is a
+warning; the same holds for a link to any other numbered element (a table, an exercise, a proof).
+
 Registered in ``_config.yml`` under ``sphinx.local_extensions``.
 """
 
 from __future__ import annotations
+
+import re
 
 from docutils import nodes
 from docutils.nodes import make_id
@@ -64,7 +75,12 @@ class ResolvePageAnchors(SphinxPostTransform):
             if anchor in self.env.metadata.get(docname, {}).get("myst_slugs", {}) or (docname, anchor) not in anchors:
                 continue  # a heading slug, or nothing we know: myst-parser resolves it or warns
             target_id, kind = anchors[docname, anchor]
-            number = self.equation_number(node, docname, anchor) if kind == "equation" else None
+            if kind == "equation":
+                number = self.equation_number(node, docname, anchor)
+            elif kind == "label" and self.numbered(docname, target_id):
+                number = self.element_number(node, docname, anchor, target_id)
+            else:
+                number = None
             if node.get("refexplicit"):
                 inner = nodes.inline(node.astext(), "", classes=["std", "std-ref"])
                 inner.extend(child.deepcopy() for child in node[0].children)
@@ -72,6 +88,28 @@ class ResolvePageAnchors(SphinxPostTransform):
                 inner = nodes.inline("", number or anchor, classes=["std", "std-ref"])
             fromdocname = node.get("refdoc", self.env.docname)
             node.replace_self(make_refnode(self.app.builder, fromdocname, docname, target_id, inner))
+        # [Figure 1.9](#fig-polynomial-fits): myst-parser's ResolveAnchorIds already pointed it at the figure
+        for node in self.document.findall(nodes.reference):
+            if node.get("id_link") and node.get("refid") and self.numbered(self.env.docname, node["refid"]):
+                self.element_number(node, self.env.docname, node["refid"], node["refid"])
+
+    def numbered(self, docname: str, target_id: str) -> tuple[str, str] | None:
+        """(type, number) of the figure, table, exercise, ... with this HTML id, as the book numbers it: ("figure",
+        "1.9"); None for an element without a number."""
+        for figtype, numbers in self.env.toc_fignumbers.get(docname, {}).items():
+            if target_id in numbers:
+                return figtype, ".".join(map(str, numbers[target_id]))
+        return None
+
+    def element_number(self, node, docname: str, anchor: str, target_id: str) -> str:
+        """The text the book gives a numbered element, "Fig. 1.9"; warns when the link's text shows another number
+        (1.9 must stand alone: "1.91" or "11.9" is another number)."""
+        figtype, number = self.numbered(docname, target_id)
+        text = node.astext()
+        if node.get("refexplicit", True) and not re.search(rf"(?<![\d.]){re.escape(number)}(?![\d]|\.\d)", text):
+            logger.warning(f"the link to {figtype} {anchor!r} reads {text!r}, which does not show its number {number}",
+                           location=node, type="page_anchors", subtype="figure_number")
+        return self.config.numfig_format.get(figtype, "%s") % number
 
     def equation_number(self, node, docname: str, label: str) -> str:
         """The equation's number as the book prints it, "(1.12)"; warns when the link's text shows another."""

@@ -173,7 +173,8 @@ def test_notebook_reads_right_in_jupyterlab(notebook, lab, browser):
     nb = json.loads(notebook.read_text(encoding="utf-8"))
     markdown_sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
 
-    browser.get(f"{base}/lab/tree/{notebook.relative_to(ROOT).as_posix()}?token={token}")
+    # ?reset: a fresh workspace, so the chapters opened before this one are not open in hidden tabs
+    browser.get(f"{base}/lab/tree/{notebook.relative_to(ROOT).as_posix()}?reset&token={token}")
     counts = browser.execute_async_script(WAIT_FOR_NOTEBOOK, len(markdown_sources))
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SCREENSHOTS / f"lab-{notebook.stem}.png"))  # before any assertion
