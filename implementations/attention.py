@@ -260,6 +260,4 @@ def layer_norm(X, gamma, beta, *, eps=1e-5):
         raise ValueError(f"gamma and beta must have shape ({X_t.shape[-1]},); received {g.shape} and {b.shape}.")
     if not eps > 0:
         raise ValueError(f"eps must be positive; received {eps}.")
-    centred = X_t - X_t.mean(axis=-1, keepdims=True)
-    var = (centred**2).mean(axis=-1, keepdims=True)
-    return _result(centred / (var + eps).sqrt() * g + b, as_tensor)
+    return _result(X_t.standardize(axis=-1, eps=eps) * g + b, as_tensor)  # (x − mean) / √(var + eps) · γ + β

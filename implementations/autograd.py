@@ -11,6 +11,7 @@ gradient is summed back to the input's shape (``_unbroadcast``).
 """
 
 import contextlib
+import math
 
 import numpy as np
 
@@ -41,6 +42,8 @@ def _unbroadcast(grad, shape):
     If x of shape (3,) was added to an array of shape (4, 3), each x_j was used 4 times, so its
     gradient is the sum of the 4 upstream gradients: the sum over the added leading axis.
     """
+    if grad.shape == shape:  # nothing was broadcast (the common case)
+        return grad
     while grad.ndim > len(shape):  # leading axes added by broadcasting
         grad = grad.sum(axis=0)
     for axis, size in enumerate(shape):
@@ -50,12 +53,14 @@ def _unbroadcast(grad, shape):
 
 
 def _matmul(a, b):
-    """a @ b; batched operands are made contiguous first, since NumPy multiplies strided stacks of
-    matrices (e.g. attention heads after a transpose) several times more slowly."""
-    if a.ndim > 2 and not a.flags.c_contiguous:
-        a = np.ascontiguousarray(a)
-    if b.ndim > 2 and not b.flags.c_contiguous:
-        b = np.ascontiguousarray(b)
+    """a @ b; the operands of a batched product are made contiguous first, since NumPy multiplies strided
+    stacks of matrices (attention heads after a transpose), or a stack by a transposed matrix (Wᵀ in a
+    backward pass), several times more slowly."""
+    if a.ndim > 2 or b.ndim > 2:
+        if not a.flags.c_contiguous:
+            a = np.ascontiguousarray(a)
+        if not b.flags.c_contiguous:
+            b = np.ascontiguousarray(b)
     return a @ b
 
 
@@ -75,9 +80,25 @@ class _IndexedGrad:
     def add_to(self, accumulator):
         if self.basic:
             accumulator[self.index] += self.value  # basic indexing: each element at most once, a fast view
+        elif isinstance(self.index, np.ndarray) and self.index.dtype.kind in "iu" and accumulator.ndim > 1:
+            _add_at_rows(accumulator, self.index, self.value)  # whole rows, as in an embedding lookup
         else:
             np.add.at(accumulator, self.index, self.value)  # integer arrays may repeat: accumulate each use
         return accumulator
+
+
+def _add_at_rows(W, rows, values):
+    """``np.add.at(W, rows, values)`` for integer ``rows`` of a C-contiguous W: a row listed twice gets both.
+
+    Done as np.add.at on the flattened W, which NumPy runs several times faster than on rows; the
+    additions happen in the same order, so the result is the same to the last bit.
+    """
+    if not W.flags.c_contiguous:
+        np.add.at(W, rows, values)
+        return
+    row_size = W[0].size
+    entries = rows[..., None] * row_size + np.arange(row_size)  # (..., row_size): every entry of every row
+    np.add.at(W.reshape(-1), entries.reshape(-1), np.reshape(values, -1))
 
 
 def _is_basic_index(index):
@@ -113,6 +134,8 @@ class Tensor:
     """
 
     __array_priority__ = 100  # ndarray (op) Tensor defers to Tensor's reflected operators
+    # fixed attributes: a graph holds thousands of tensors, and slots make creating them cheaper
+    __slots__ = ("data", "grad", "requires_grad", "_parents", "_backward", "op", "__weakref__")
 
     def __init__(self, data, requires_grad=False):
         if isinstance(data, Tensor):
@@ -139,7 +162,7 @@ class Tensor:
     def _result(data, parents, backward, op):
         """The output of an operation: a graph node if some parent requires a gradient."""
         out = Tensor.__new__(Tensor)
-        out.data = np.asarray(data, dtype=np.float64)
+        out.data = data if type(data) is np.ndarray and data.dtype == np.float64 else np.asarray(data, np.float64)
         out.grad = None
         out.op = op
         needs_grad = False
@@ -196,12 +219,12 @@ class Tensor:
             node, parents_done = stack.pop()
             if parents_done:
                 order.append(node)
-                continue
-            if id(node) in visited:
-                continue
-            visited.add(id(node))
-            stack.append((node, True))  # finish the node after its parents
-            stack.extend((parent, False) for parent in node._parents if id(parent) not in visited)
+            elif id(node) not in visited:
+                visited.add(id(node))
+                stack.append((node, True))  # finish the node after its parents
+                for parent in node._parents:
+                    if id(parent) not in visited:
+                        stack.append((parent, False))
         return order
 
     def backward(self, grad=None):
@@ -335,8 +358,11 @@ class Tensor:
         def backward(g):  # C = AB: ∂L/∂A = G Bᵀ, ∂L/∂B = Aᵀ G, then undo broadcasting and promotion
             G2 = np.reshape(g, out2.shape)
             gA = _unbroadcast(_matmul(G2, np.swapaxes(B2, -1, -2)), A2.shape).reshape(A.shape)
-            gB = _unbroadcast(_matmul(np.swapaxes(A2, -1, -2), G2), B2.shape).reshape(B.shape)
-            return gA, gB
+            if B2.ndim == 2:  # one matrix for a stack of rows: the sum over the stack of Aᵀ G is one product
+                gB = A2.reshape(-1, A2.shape[-1]).T @ G2.reshape(-1, G2.shape[-1])
+            else:
+                gB = _unbroadcast(_matmul(np.swapaxes(A2, -1, -2), G2), B2.shape)
+            return gA, gB.reshape(B.shape)
 
         return Tensor._result(out2.reshape(shape), (self, other), backward, "@")
 
@@ -349,19 +375,18 @@ class Tensor:
         """Give the gradient of a reduction back the reduced axes, then the input's shape."""
         if axis is not None and not keepdims:
             g = np.expand_dims(g, axis)
-        elif axis is None and not keepdims:
-            g = np.reshape(g, (1,) * self.ndim)
-        return np.broadcast_to(g, self.shape)
+        return np.broadcast_to(g, self.shape)  # (a full reduction left a scalar, which broadcasts as it is)
 
     def sum(self, axis=None, keepdims=False):
-        def backward(g):  # every summed entry receives the upstream gradient once
-            return (self._expand(g, axis, keepdims).copy(),)
+        def backward(g):  # every summed entry receives the upstream gradient once (a read-only view)
+            return (self._expand(g, axis, keepdims),)
 
         return Tensor._result(self.data.sum(axis=axis, keepdims=keepdims), (self,), backward, "sum")
 
     def mean(self, axis=None, keepdims=False):
-        out = self.data.mean(axis=axis, keepdims=keepdims)
-        count = self.data.size // max(np.size(out), 1)  # entries averaged into each output
+        total = self.data.sum(axis=axis, keepdims=keepdims)
+        count = self.data.size // max(np.size(total), 1)  # entries averaged into each output
+        out = total / count  # what np.mean computes, without its Python-level overhead
 
         def backward(g):
             return (self._expand(g, axis, keepdims) / count,)
@@ -417,7 +442,7 @@ class Tensor:
     def gelu(self):
         """GELU, tanh approximation: ½x(1 + tanh(√(2/π)(x + 0.044715x³)))."""
         x = self.data
-        c = np.sqrt(2.0 / np.pi)
+        c = math.sqrt(2.0 / math.pi)  # a Python float: NumPy's float64 scalar times a large temporary is slow
         u = c * (x + 0.044715 * (x * x * x))  # x * x * x: NumPy's x**3 calls pow(), 100x slower
         t = np.tanh(u)
 
@@ -489,6 +514,22 @@ class Tensor:
             return (g - np.exp(out) * g.sum(axis=axis, keepdims=True),)
 
         return Tensor._result(out, (self,), backward, "log_softmax")
+
+    def standardize(self, axis=-1, eps=1e-5):
+        """(x − mean) / √(var + eps) along ``axis``, with the biased variance: the core of a layer norm.
+
+        One operation with its own backward pass, rather than the seven that compose it.
+        """
+        if not eps > 0:
+            raise ValueError(f"eps must be positive; received {eps}.")
+        centred = self.data - self.data.mean(axis=axis, keepdims=True)
+        std = np.sqrt((centred**2).mean(axis=axis, keepdims=True) + eps)
+        out = centred / std
+
+        def backward(g):  # x̂ = (x − μ)/σ: ∂L/∂x = (g − mean(g) − x̂ · mean(g ⊙ x̂)) / σ
+            return ((g - g.mean(axis=axis, keepdims=True) - out * (g * out).mean(axis=axis, keepdims=True)) / std,)
+
+        return Tensor._result(out, (self,), backward, "standardize")
 
     def masked_fill(self, mask, value):
         """Replace the entries where ``mask`` is True by ``value`` (e.g. −inf before a softmax)."""

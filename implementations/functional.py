@@ -42,21 +42,22 @@ def cross_entropy(logits, targets, *, ignore_index=None):
             f"targets have shape {t.shape} but logits have shape {logits.shape}; expected targets of shape "
             f"{logits.shape[:-1]} (one class index per row of logits)."
         )
-    if t.size and not np.all(t == np.round(t)):
+    if t.dtype.kind not in "iu" and t.size and not np.all(t == np.round(t)):  # integer arrays need no check
         raise ValueError("targets must be integer class indices; received non-integer values.")
     t = t.astype(np.int64).ravel()  # (M,)
-    keep = np.ones_like(t, dtype=bool) if ignore_index is None else t != ignore_index
-    bad = t[keep & ((t < 0) | (t >= K))]
-    if bad.size:
+    rows = np.arange(t.size) if ignore_index is None else np.flatnonzero(t != ignore_index)  # the kept targets
+    if not rows.size:
+        raise ValueError("targets are empty; there is nothing to average." if ignore_index is None else
+                         "every target equals ignore_index; there is nothing to average.")
+    t_kept = t if ignore_index is None else t[rows]
+    if t_kept.min() < 0 or t_kept.max() >= K:
+        bad = t_kept[(t_kept < 0) | (t_kept >= K)]
         raise ValueError(
             f"targets must lie in 0..{K - 1} (K = {K} classes); received {np.unique(bad)[:5].tolist()}. "
             "Use ignore_index for padding positions."
         )
-    if not keep.any():
-        raise ValueError("every target equals ignore_index; there is nothing to average.")
     log_p = logits.reshape(-1, K).log_softmax(axis=-1)  # (M, K)
-    rows = np.flatnonzero(keep)
-    return -log_p[rows, t[rows]].mean()
+    return -log_p[rows, t_kept].mean()
 
 
 def binary_cross_entropy_with_logits(logits, targets):

@@ -219,3 +219,41 @@ class MLP(Module):
         for layer in self.layers[:-1]:
             x = act(layer(x))
         return self.layers[-1](x)
+
+    @classmethod
+    def stack(cls, networks):
+        """S networks of the same sizes as one MLP that evaluates all of them in a single pass.
+
+        Layer k of the result has W of shape (S, d_{k−1}, d_k) and b of shape (S, 1, d_k), whose slice s is a
+        copy of the weights of ``networks[s]``. Broadcasting then does the rest: inputs of shape (N, d_0) give
+        outputs of shape (S, N, d_M), slice s being network s's, and since no weight is shared, the sum of the
+        S networks' losses gives each slice exactly the gradient of its own network's loss. Training S
+        initializations (or S data sets) this way takes one Python loop instead of S.
+
+        Parameters
+        ----------
+        networks : list of MLP
+            At least one, all with the same layer sizes and activation.
+
+        Returns
+        -------
+        MLP
+        """
+        networks = list(networks)
+        if not networks or not all(isinstance(net, MLP) for net in networks):
+            raise TypeError("networks must be a non-empty list of MLP objects.")
+        sizes = [[(layer.in_features, layer.out_features, layer.b is not None) for layer in net.layers]
+                 for net in networks]
+        if any(s != sizes[0] for s in sizes) or any(net.activation != networks[0].activation for net in networks):
+            raise ValueError("the networks must have the same layer sizes, biases and activation to be stacked.")
+        stacked = cls.__new__(cls)
+        stacked.activation = networks[0].activation
+        stacked.layers = []
+        for layers in zip(*(net.layers for net in networks), strict=True):
+            layer = Linear.__new__(Linear)
+            layer.in_features, layer.out_features = layers[0].in_features, layers[0].out_features
+            layer.W = Tensor(np.stack([lay.W.data for lay in layers]), requires_grad=True)  # (S, in, out)
+            layer.b = (Tensor(np.stack([lay.b.data for lay in layers])[:, None, :], requires_grad=True)  # (S, 1, out)
+                       if layers[0].b is not None else None)
+            stacked.layers.append(layer)
+        return stacked

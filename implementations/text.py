@@ -11,6 +11,7 @@ from collections import Counter
 import numpy as np
 
 from ._validation import check_positive_int, check_rng
+from .autograd import _add_at_rows
 from .logistic import log_sigmoid, sigmoid
 
 __all__ = ["tokenize", "Vocabulary", "one_hot", "tfidf", "cosine_similarity", "sgns_loss", "Word2Vec"]
@@ -245,6 +246,8 @@ class Word2Vec:
         centres, contexts = np.array(centres), np.array(contexts)
         noise = np.array([counts[w] for w in self.words], dtype=np.float64) ** 0.75
         noise /= noise.sum()
+        noise_cdf = noise.cumsum()
+        noise_cdf /= noise_cdf[-1]  # sampling by inverting this CDF is what rng.choice(V, p=noise) does, checks aside
         self.W_in = (rng.random((V, dim)) - 0.5) / dim
         self.W_out = np.zeros((V, dim))
         self.loss_history = []
@@ -257,12 +260,12 @@ class Word2Vec:
             for start in range(0, n_pairs, batch_size):
                 batch = order[start : start + batch_size]
                 c, o = centres[batch], contexts[batch]
-                neg = rng.choice(V, size=(len(batch), negatives), p=noise)  # (b, k)
+                neg = noise_cdf.searchsorted(rng.random((len(batch), negatives)), side="right")  # (b, k)
                 loss, (dv, du_pos, du_neg) = sgns_loss(self.W_in[c], self.W_out[o], self.W_out[neg])
                 rate = lr * (1.0 - 0.99 * step / total_steps) * len(batch)  # gradients are of the mean
-                np.add.at(self.W_in, c, -rate * dv)
-                np.add.at(self.W_out, o, -rate * du_pos)
-                np.add.at(self.W_out, neg, -rate * du_neg)
+                _add_at_rows(self.W_in, c, -rate * dv)
+                _add_at_rows(self.W_out, o, -rate * du_pos)
+                _add_at_rows(self.W_out, neg, -rate * du_neg)
                 if not np.isfinite(loss):
                     raise ValueError(f"training diverged (loss {loss}) at step {step} with lr = {lr}; use a "
                                      "smaller lr or batch_size (frequent words get many updates per batch).")

@@ -314,3 +314,26 @@ def test_bad_indices_and_fill_values_raise():
         x[Tensor([0.5, 1.0])]
     with pytest.raises(TypeError, match="value must be a constant number"):
         x.masked_fill(np.array([True, False, False, False]), Tensor(1.0))
+
+
+@pytest.mark.parametrize("axis", [-1, 0, 1])
+def test_standardize_matches_its_definition_and_finite_differences(axis):
+    x = rand(3, 4, seed=16)
+    centred = x - x.mean(axis=axis, keepdims=True)
+    expected = centred / np.sqrt((centred**2).mean(axis=axis, keepdims=True) + 1e-5)
+    np.testing.assert_allclose(Tensor(x).standardize(axis=axis).data, expected, rtol=1e-14)
+    assert_gradients_match(lambda t: t.standardize(axis=axis), x)
+    with pytest.raises(ValueError, match="eps must be positive; received 0"):
+        Tensor(x).standardize(eps=0)
+
+
+def test_row_gradients_of_integer_indexing_equal_np_add_at():
+    """Rows gathered with an integer array (repeats and negative indices included) scatter back as np.add.at does."""
+    rng = np.random.default_rng(17)
+    rows = np.array([[0, 2, 2], [-1, 0, 2]])  # (2, 3): row 2 three times, the last row as -1
+    values = rng.normal(size=(2, 3, 5))
+    W = Tensor(rng.normal(size=(4, 5)), requires_grad=True)
+    W[rows].backward(values)
+    expected = np.zeros((4, 5))
+    np.add.at(expected, rows, values)
+    np.testing.assert_array_equal(W.grad, expected)

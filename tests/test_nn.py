@@ -284,3 +284,55 @@ def test_shared_parameters_are_listed_once_and_containers_are_searched():
 
     with pytest.raises(TypeError, match="dict holding modules or parameters"):
         Bad().parameters()
+
+
+@pytest.mark.parametrize("make", [lambda p: SGD(p, 0.1, momentum=0.9, weight_decay=0.01),
+                                  lambda p: Adam(p, 0.1, weight_decay=0.01)], ids=["sgd", "adam"])
+def test_optimizers_update_each_parameter_as_alone_and_skip_those_without_gradient(make):
+    """All parameters are updated as one flat vector: the result must equal updating each on its own."""
+    rng = np.random.default_rng(0)
+    shapes = [(2, 3), (3,), (1,)]
+    start = [rng.normal(size=s) for s in shapes]
+    together = [Tensor(v, requires_grad=True) for v in start]
+    alone = [Tensor(v, requires_grad=True) for v in start]
+    opt_together, opt_alone = make(together), [make([p]) for p in alone]
+    for _ in range(4):
+        grads = [rng.normal(size=s) for s in shapes]
+        for p, q, g in zip(together, alone, grads, strict=True):
+            p.grad = q.grad = g
+        opt_together.step()
+        for opt in opt_alone:
+            opt.step()
+    for p, q in zip(together, alone, strict=True):
+        np.testing.assert_array_equal(p.data, q.data)
+    before = [p.data for p in together]
+    together[0].grad, together[1].grad, together[2].grad = None, np.ones(3), None  # only the bias has one
+    opt_together.step()
+    np.testing.assert_array_equal(together[0].data, before[0])
+    np.testing.assert_array_equal(together[2].data, before[2])
+    assert not np.array_equal(together[1].data, before[1])
+    with pytest.raises(ValueError, match=r"gradient of shape \(2,\); expected equal shapes"):
+        together[1].grad = np.ones(2)
+        opt_together.step()
+
+
+def test_stacked_mlps_compute_and_learn_as_each_network_alone():
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(9, 3)), rng.integers(0, 2, size=9)
+    networks = [MLP([3, 5, 4, 2], activation="tanh", rng=np.random.default_rng(seed)) for seed in range(3)]
+    stacked = MLP.stack(networks)
+    assert [p.shape for p in stacked.parameters()] == [(3, 3, 5), (3, 1, 5), (3, 5, 4), (3, 1, 4), (3, 4, 2), (3, 1, 2)]
+    logits = stacked(X)  # (3, 9, 2)
+    for s, net in enumerate(networks):
+        np.testing.assert_allclose(logits.data[s], net(X).data, rtol=1e-14)
+    (3 * F.cross_entropy(logits, np.tile(y, (3, 1)))).backward()  # the sum of the three losses
+    for s, net in enumerate(networks):
+        F.cross_entropy(net(X), y).backward()
+        for p_stacked, p in zip(stacked.parameters(), net.parameters(), strict=True):
+            np.testing.assert_allclose(p_stacked.grad[s].reshape(p.shape), p.grad, rtol=1e-12, atol=1e-15)
+    networks[0].layers[0].W.data[0, 0] += 1.0  # the stack holds copies
+    assert stacked.layers[0].W.data[0, 0, 0] != networks[0].layers[0].W.data[0, 0]
+    with pytest.raises(ValueError, match="same layer sizes"):
+        MLP.stack([networks[0], MLP([3, 6, 4, 2], activation="tanh", rng=rng)])
+    with pytest.raises(TypeError, match="non-empty list of MLP"):
+        MLP.stack([])
