@@ -38,12 +38,17 @@ os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 
 FLOOR_CODE = """\
+import importlib
+import pkgutil
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 import implementations
-from implementations import *  # noqa: F403  (every module of the package)
+
+for module in pkgutil.iter_modules(implementations.__path__):  # every module of the package
+    importlib.import_module(f"implementations.{module.name}")
 """
 
 # A notebook may take at most this many floors.
