@@ -31,7 +31,8 @@ help:
 	@echo "  make install    create $(VENV) and install requirements.txt (only when they changed)"
 	@echo "  make book       build the HTML book into _build/html (runs changed notebooks)"
 	@echo "  make test       ruff, pytest, strict nbval natively and in a foreign numerical environment,"
-	@echo "                  book build with warnings as errors (reusing nbval's execution), site test"
+	@echo "                  book build with warnings as errors (reusing nbval's execution), site test,"
+	@echo "                  the notebooks in JupyterLab (headless Chromium)"
 	@echo "  make nbval-matrix  strict nbval under OPENBLAS_CORETYPE x OPENBLAS_NUM_THREADS (x86-64)"
 	@echo "  make execute    re-run every notebook in place, refreshing its stored outputs"
 	@echo "  make lab        open the notebooks in JupyterLab (extra arguments: LAB_ARGS=\"--port 8899\")"
@@ -98,7 +99,7 @@ test: cache-check
 	MPLBACKEND=Agg $(BIN)/pytest -p no:cacheprovider tests --ignore=tests/site --ignore=tests/lab
 	$(PY) tools/run_nbval.py --record-cache _build/.jupyter_cache notebooks
 	$(NB_ENV) $(JB) build . -W -n --keep-going --all
-	$(BIN)/pytest -p no:cacheprovider tests/site
+	$(BIN)/pytest -p no:cacheprovider tests/site tests/lab
 
 # The portability check of the stored outputs, beyond the one foreign environment of `make test`.
 nbval-matrix: install

@@ -268,6 +268,14 @@ def test_a_stub_gets_the_reminder(capsys):
     assert "ridge_weights is not implemented yet" in capsys.readouterr().out
 
 
+def test_a_stub_of_a_two_part_check_gets_one_reminder(capsys):
+    def softplus(z):
+        raise NotImplementedError
+
+    exercise_checks.softplus(softplus, rng=np.random.default_rng(0))
+    assert capsys.readouterr().out.count("not implemented yet") == 1
+
+
 def test_the_issue_examples_read_as_intended():
     """The failures a reader used to get: now named, with the input and the kind of mistake."""
     def positional_encoding(T, D):
