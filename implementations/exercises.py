@@ -8,7 +8,9 @@ traceback (IPython and pytest honour ``__tracebackhide__``), so the message is w
 """
 
 import inspect
+import traceback
 import warnings
+from pathlib import Path
 
 import numpy as np
 
@@ -19,6 +21,23 @@ __all__ = ["ExerciseCheckFailed", "check_function"]
 
 class ExerciseCheckFailed(AssertionError):
     """The reader's function disagrees with the reference; the message says on which input and how."""
+
+    def _render_traceback_(self):
+        """How IPython shows this error: the message, after the reader's own frames if their code raised.
+
+        IPython always shows the frame that raises, even one marked ``__tracebackhide__``; rendering the
+        exception itself keeps the checker's code out of the reader's way.
+        """
+        lines = []
+        cause = self.__cause__
+        if cause is not None:  # an error inside the reader's function: show where, in their code
+            checker = (Path(__file__).resolve(), Path(__file__).with_name("exercise_checks.py").resolve())
+            frames = [f for f in traceback.extract_tb(cause.__traceback__) if Path(f.filename).resolve() not in checker]
+            lines += ["Traceback of the error in your code (most recent call last):"]
+            lines += [line.rstrip("\n") for line in traceback.format_list(frames)]
+            lines += [f"{type(cause).__name__}: {cause}", ""]
+        lines += [f"{type(self).__name__}: {self}"]
+        return lines
 
 
 def _describe(value):

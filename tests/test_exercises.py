@@ -99,3 +99,24 @@ def test_the_checkers_frame_is_hidden_from_tracebacks():
         check_function(my_cost, regression.compute_cost, cost_inputs, rng=np.random.default_rng(0))
     frames = [entry.frame for entry in info.traceback]
     assert any(frame.f_locals.get("__tracebackhide__") for frame in frames)  # IPython and pytest skip it
+
+
+def test_ipython_shows_the_message_and_the_readers_frames_only():
+    """IPython renders an exception through _render_traceback_: no line of the checker's code appears."""
+    def my_gradient(X, y, w):
+        return X @ w  # the reader's bug
+
+    with pytest.raises(ExerciseCheckFailed) as info:
+        check_function(my_gradient, regression.compute_gradient, cost_inputs, rng=np.random.default_rng(0))
+    shown = "\n".join(info.value._render_traceback_())
+    assert "return X @ w  # the reader's bug" in shown and "ValueError: matmul" in shown
+    assert shown.index("return X @ w") < shown.index("ExerciseCheckFailed: my_gradient raised ValueError")
+    assert "implementations/exercises.py" not in shown and "raise ExerciseCheckFailed" not in shown
+
+    def my_cost(X, y, w):
+        return 0.0
+
+    with pytest.raises(ExerciseCheckFailed) as info:
+        check_function(my_cost, regression.compute_cost, cost_inputs, rng=np.random.default_rng(0))
+    shown = info.value._render_traceback_()
+    assert shown[0].startswith("ExerciseCheckFailed: my_cost disagrees") and "Traceback" not in "\n".join(shown)
