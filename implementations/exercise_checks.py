@@ -10,8 +10,9 @@ matrix, an off-by-one mask, …). Inputs grow with the trial number, so the firs
 import numpy as np
 
 from . import attention, logistic, regression, sequence
+from . import functional as F
 from .autograd import Tensor, no_grad
-from .exercises import check_function
+from .exercises import _remind_not_implemented, check_function
 from .nn import MLP
 from .transformer import TransformerBlock
 
@@ -126,7 +127,7 @@ def softplus(candidate, *, rng):
     try:
         candidate(Tensor(np.zeros(1)))
     except NotImplementedError:  # a stub: one reminder, not one per part of the check
-        print(f"{name} is not implemented yet:\nreplace `raise NotImplementedError` with your code.")
+        _remind_not_implemented(name)
         return
     except Exception:  # noqa: BLE001  (any other error is reported below, with the input that causes it)
         pass
@@ -137,8 +138,6 @@ def softplus(candidate, *, rng):
 
 
 def _engine_grad_W1(X, y, W1, b1, W2, b2):
-    from . import functional as F
-
     W1_t = Tensor(W1, requires_grad=True)
     logits = (Tensor(X) @ W1_t + b1).relu() @ W2 + b2
     F.cross_entropy(logits, y).backward()
@@ -228,7 +227,7 @@ def _reverse_with_a_loop(x, lengths):
 def _padded_inputs(rng, size):
     B, T = 1 + size % 4, 1 + size
     lengths = rng.integers(1, T + 1, size=B)
-    lengths[0] = T if size > 1 else lengths[0]  # one full-length row, so an off-by-one at the end shows
+    lengths[0] = T  # one full-length row, so an off-by-one at the end shows
     return rng.normal(size=(B, T, 2)), lengths
 
 

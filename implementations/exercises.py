@@ -19,6 +19,11 @@ from ._validation import check_positive_int, check_rng
 __all__ = ["ExerciseCheckFailed", "check_function"]
 
 
+def _remind_not_implemented(name):
+    """Print the reminder for an exercise whose function still raises ``NotImplementedError``."""
+    print(f"{name} is not implemented yet:\nreplace `raise NotImplementedError` with your code.")
+
+
 class ExerciseCheckFailed(AssertionError):
     """The reader's function disagrees with the reference; the message says on which input and how."""
 
@@ -141,7 +146,7 @@ def check_function(candidate, reference, make_inputs, *, rng, trials=20, rtol=1e
                     warnings.simplefilter("error")
                 received = candidate(*args)
         except NotImplementedError:
-            print(f"{name} is not implemented yet:\nreplace `raise NotImplementedError` with your code.")
+            _remind_not_implemented(name)
             return
         except Warning as warning:
             raise ExerciseCheckFailed(

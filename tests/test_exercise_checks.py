@@ -8,8 +8,8 @@ mask, …) must raise ``ExerciseCheckFailed`` — a check that lets them through
 import numpy as np
 import pytest
 
-from implementations import exercise_checks, logistic, regression
-from implementations.autograd import Tensor, where
+from implementations import exercise_checks, logistic
+from implementations.autograd import where
 from implementations.exercises import ExerciseCheckFailed
 
 
@@ -300,7 +300,3 @@ def test_the_issue_examples_read_as_intended():
     with pytest.raises(ExerciseCheckFailed, match=r"(?s)^binary_weights disagrees.*W = array of shape"):
         exercise_checks.binary_weights(binary_weights, rng=np.random.default_rng(0))
 
-
-def test_regression_module_is_the_reference():  # keeps the imports honest: the checks use the package
-    assert exercise_checks.averaged_gradient.__module__ == "implementations.exercise_checks"
-    assert callable(regression.compute_gradient) and callable(Tensor)
