@@ -63,14 +63,20 @@ def execution_time(nb, cwd):
     return time.perf_counter() - start
 
 
-def floor_time(repeats=3):
-    """The floor: the fastest of ``repeats`` fresh kernels that only import numpy, pandas, matplotlib, the package."""
+# The floor and every notebook are timed the same way: the fastest of this many runs on fresh kernels, since a
+# shared machine only ever adds time to a run.
+REPEATS = 3
+
+
+def floor_time():
+    """The floor: the fastest of REPEATS fresh kernels that only import numpy, pandas, matplotlib, the package."""
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(FLOOR_CODE)])
-    return min(execution_time(nb, ROOT / "notebooks") for _ in range(repeats))
+    return min(execution_time(nb, ROOT / "notebooks") for _ in range(REPEATS))
 
 
 def notebook_time(path):
-    return execution_time(nbformat.read(path, as_version=4), path.parent)
+    """The fastest of REPEATS runs of the stored notebook, each on a fresh kernel."""
+    return min(execution_time(nbformat.read(path, as_version=4), path.parent) for _ in range(REPEATS))
 
 
 def build_time(out_dir):
@@ -128,10 +134,11 @@ by `make bench` (`bench/bench_book.py`) on {date}, on this machine: {machine}.
 How the numbers were taken:
 
 - Notebook times are wall-clock times of `nbclient` executing the stored notebook on a fresh Python 3 kernel,
-  with the environment of the Makefile (one OpenBLAS thread, matplotlib's inline backend); each notebook is
-  run once. They include starting the kernel and the notebook's own imports.
+  with the environment of the Makefile (one OpenBLAS thread, matplotlib's inline backend). They include
+  starting the kernel and the notebook's own imports.
 - The floor is the same measurement for a notebook whose only cell imports numpy, pandas, matplotlib and the
-  package (the fastest of three runs). Machines of the same kind differ about 3x in speed, so each notebook is
+  package. The floor and each notebook are reported as the fastest of {repeats} runs, each on a fresh kernel: on a
+  shared machine other work only ever adds time. Machines of the same kind differ about 3x in speed, so each notebook is
   judged by its ratio to the floor measured in the same run: the budget is {budget}x.
 - The cold build runs `jupyter-book build` into an empty output directory, so every notebook executes; the warm
   build repeats it in the same directory, where the execution cache makes it skip all execution.
@@ -153,7 +160,7 @@ def main():
         machine = (f"{os.cpu_count()} cores, {platform.machine()}, {platform.system()} {platform.release()}, "
                    f"Python {platform.python_version()}, NumPy {np.__version__}")
         args.page.write_text(PAGE.format(date=datetime.date.today().isoformat(), machine=machine,
-                                         table=table(rows), budget=BUDGET), encoding="utf-8")
+                                         table=table(rows), budget=BUDGET, repeats=REPEATS), encoding="utf-8")
         print(f"written to {args.page}")
 
 

@@ -33,9 +33,16 @@ LEGEND_OUTSIDE = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "fontsize"
 
 
 def use_book_style():
-    """One look for every figure of the book: readable fonts, light grid, no top/right spines."""
+    """One look for every figure of the book: readable fonts, light grid, no top/right spines.
+
+    Every figure is laid out by ``tight_layout`` when it is drawn (``figure.autolayout``), so a notebook
+    needs no ``fig.tight_layout()`` of its own. In a Jupyter kernel the inline backend is told to show each
+    figure at its own size rather than cropped to its "tight" bounding box: cropping draws every figure
+    twice, once to measure it, and the automatic layout already keeps labels and legends inside it.
+    """
     mpl.rcParams.update(
         {
+            "figure.autolayout": True,
             "figure.figsize": (6.4, 4.0),
             "figure.dpi": 100,
             "savefig.dpi": 100,
@@ -49,6 +56,16 @@ def use_book_style():
             "legend.frameon": False,
         }
     )
+    _show_figures_uncropped()
+
+
+def _show_figures_uncropped():
+    """In IPython's inline backend (Jupyter), render figures without ``bbox_inches="tight"``."""
+    if "inline" not in mpl.get_backend():
+        return  # a script or a test: nothing is displayed inline
+    from matplotlib_inline.backend_inline import set_matplotlib_formats
+
+    set_matplotlib_formats("png", bbox_inches=None)
 
 
 def scatter_xy(ax, x, y, *, xlabel, ylabel, label=None, **kwargs):
