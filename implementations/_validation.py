@@ -1,12 +1,23 @@
-"""Input checks shared by the modules of the package.
+"""Input checks shared by the modules of the package: the input contract of ``book/setup.md``.
 
-Every check raises ``ValueError`` (or ``TypeError``) with three facts: what was received,
-what was expected, and how to fix it. They return float64 arrays, so callers can rely on dtype.
+Every check raises ``ValueError`` (or ``TypeError`` for a value of the wrong kind) with four facts: the argument's
+public name, what was received, what was expected, and how to fix it. Array checks return float64 (or int64) arrays,
+so callers can rely on the dtype. Checks run once per public call, at its boundary, never once per step of a loop.
+
+The order matters: a string or a ragged nested list is reported as such *before* any conversion, so that the
+reader sees "X is a ragged nested list" rather than NumPy's "setting an array element with a sequence".
 """
 
+import math
 import numbers
 
 import numpy as np
+
+# Hints appended when an array has the wrong number of dimensions.
+_NDIM_HINTS = {
+    1: " Use .ravel() for a column vector.",
+    2: " For a single feature use x.reshape(-1, 1).",
+}
 
 
 def _first_bad_index(a):
@@ -15,27 +26,84 @@ def _first_bad_index(a):
     return ", ".join(str(i) for i in idx)
 
 
-def as_finite_array(a, name, *, ndim):
-    """Convert ``a`` to a float64 array with ``ndim`` dimensions and only finite entries."""
+def _describe(value):
+    """A short description of a received value, for messages: 'str 'abc'', 'list of 3', 'ndarray of shape (2, 3)'."""
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape} and dtype {value.dtype}"
+    if isinstance(value, (str, bytes)):
+        text = value if len(value) <= 30 else value[:27] + "..."
+        return f"the string {text!r}"
+    if isinstance(value, (list, tuple)):
+        return f"a {type(value).__name__} of length {len(value)}"
+    return f"{type(value).__name__} {value!r}" if isinstance(value, numbers.Number) else type(value).__name__
+
+
+def as_array(a, name, *, dtype=np.float64):
+    """``a`` as a NumPy array of ``dtype``, refusing strings, ragged nested lists and non-numeric values by name."""
+    if isinstance(a, (str, bytes)):
+        raise TypeError(f"{name} must be a numeric array; received {_describe(a)}. Pass numbers, e.g. a NumPy array.")
+    if isinstance(a, (dict, set)) or a is None:
+        raise TypeError(f"{name} must be a numeric array; received {_describe(a)}.")
+    if hasattr(a, "data") and type(a).__name__ == "Tensor":  # a Tensor of the package: its values
+        a = a.data
     try:
-        arr = np.asarray(a, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be numeric array-like; received {type(a).__name__} ({exc})") from exc
-    if arr.ndim != ndim:
-        hint = {
-            1: " Use .ravel() for a column vector.",
-            2: " For a single feature use x.reshape(-1, 1).",
-        }.get(ndim, "")
+        arr = np.asarray(a)
+    except ValueError as exc:  # NumPy >= 1.24 refuses ragged nested sequences
         raise ValueError(
-            f"{name} must be a {ndim}-D array; received shape {arr.shape} ({arr.ndim}-D).{hint}"
+            f"{name} is a ragged nested list (its rows have different lengths); expected a rectangular array. "
+            "Make every row the same length."
+        ) from exc
+    if arr.dtype == object:
+        raise TypeError(
+            f"{name} must be a numeric array; received an object array (a ragged nested list, or None or "
+            "strings among the numbers). Make every row the same length and every entry a number."
         )
-    if arr.size and not np.all(np.isfinite(arr)):
+    if arr.dtype.kind in "USV":
+        raise TypeError(f"{name} must be a numeric array; received an array of strings ({arr.dtype}). "
+                        "Convert the values to numbers first.")
+    return arr.astype(dtype, copy=False)
+
+
+def as_finite_array(a, name, *, ndim, allow_empty=True):
+    """Convert ``a`` to a float64 array with ``ndim`` dimensions (an int or a tuple of them) and only finite entries.
+
+    With ``allow_empty=False`` the first axis must have at least one entry.
+    """
+    arr = as_array(a, name)
+    allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
+    if arr.ndim not in allowed:
+        expected = " or ".join(f"{d}-D" for d in allowed)
+        hint = _NDIM_HINTS.get(allowed[0], "") if len(allowed) == 1 else ""
+        raise ValueError(f"{name} must be a {expected} array; received shape {arr.shape} ({arr.ndim}-D).{hint}")
+    if not allow_empty and (arr.ndim == 0 or arr.shape[0] == 0):
+        raise ValueError(f"{name} is empty (shape {arr.shape}); expected at least one entry along its first axis.")
+    check_finite_values(arr, name)
+    return arr
+
+
+def check_finite_values(arr, name):
+    """Refuse NaN and inf in the float array ``arr``, naming the count and the first index."""
+    if arr.size and not np.isfinite(arr).all():
         count = int(np.sum(~np.isfinite(arr)))
         raise ValueError(
             f"{name} contains {count} NaN or infinite value(s), the first at index ({_first_bad_index(arr)}); "
             "expected only finite numbers. Remove or impute them before calling."
         )
     return arr
+
+
+def check_last_dim(arr, name, size, what):
+    """The last axis of ``arr`` must have ``size`` entries (``what`` says whose size it is, e.g. 'the layer's d_model')."""
+    if arr.ndim == 0 or arr.shape[-1] != size:
+        raise ValueError(f"{name} must have {size} entries along its last axis ({what}); received shape {arr.shape}.")
+    return arr
+
+
+def check_same_length(name_a, a, name_b, b):
+    """``a`` and ``b`` must have the same length along their first axis (one target per example)."""
+    if len(a) != len(b):
+        raise ValueError(f"{name_a} has {len(a)} rows but {name_b} has {len(b)}; expected one {name_b} entry per "
+                         f"row of {name_a}.")
 
 
 def check_X(X, name="X"):
@@ -68,25 +136,61 @@ def check_w(w, num_features, name="w"):
     return w
 
 
+def _is_real(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def check_finite_number(value, name):
+    """Any finite real number (for example a threshold or a temperature offset)."""
+    if not _is_real(value) or not math.isfinite(value):
+        raise _scalar_error(value, name, "a finite number")
+    return float(value)
+
+
 def check_nonnegative(value, name):
     """A finite real number >= 0 (for example the ridge strength ``l2``)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a finite number >= 0; received {value!r}.")
+    if not _is_real(value) or not math.isfinite(value) or value < 0:
+        raise _scalar_error(value, name, "a finite number >= 0")
     return float(value)
 
 
 def check_positive(value, name):
     """A finite real number > 0 (for example the learning rate ``eta``)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a finite number > 0; received {value!r}.")
+    if not _is_real(value) or not math.isfinite(value) or value <= 0:
+        raise _scalar_error(value, name, "a finite number > 0")
+    return float(value)
+
+
+def check_probability(value, name):
+    """A probability: a real number in [0, 1] (for example a dropout rate ``p``)."""
+    if not _is_real(value) or not 0 <= value <= 1:
+        raise _scalar_error(value, name, "a probability between 0 and 1")
     return float(value)
 
 
 def check_positive_int(value, name):
     """An integer >= 1 (for example ``num_iters`` or ``degree``)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ValueError(f"{name} must be an integer >= 1; received {value!r}.")
+        raise _scalar_error(value, name, "an integer >= 1")
     return int(value)
+
+
+def check_nonnegative_int(value, name):
+    """An integer >= 0 (for example a number of warm-up steps)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise _scalar_error(value, name, "an integer >= 0")
+    return int(value)
+
+
+def check_flag(value, name):
+    """A bool (NumPy's bool too); 0, 1, 2 or 'yes' are refused, so that a misplaced argument does not pass."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise _scalar_error(value, name, "True or False")
+    return bool(value)
+
+
+def _scalar_error(value, name, expected):
+    return ValueError(f"{name} must be {expected}; received {value!r}.")
 
 
 def check_rng(rng):
@@ -133,3 +237,49 @@ def check_X_labels(X, y, *, num_classes=None):
             f"X has {X.shape[0]} rows but y has {y.shape[0]} labels; expected one label per row of X."
         )
     return X, y
+
+
+def check_ids(ids, name, *, vocab_size, ndim=None):
+    """Token ids: integers k with 0 <= k < ``vocab_size`` (integer-valued floats are accepted). Returns int64."""
+    arr = as_array(ids, name)
+    if ndim is not None and arr.ndim not in ((ndim,) if isinstance(ndim, int) else ndim):
+        raise ValueError(f"{name} must be a {ndim}-D array of token ids; received shape {arr.shape}.")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty (shape {arr.shape}); expected at least one token id.")
+    check_finite_values(arr, name)
+    bad = arr[(arr != np.round(arr)) | (arr < 0) | (arr >= vocab_size)]
+    if bad.size:
+        shown = ", ".join(f"{v:g}" for v in np.unique(bad)[:5])
+        raise ValueError(f"{name} must hold token ids 0, …, {vocab_size - 1} (integers below the vocabulary size "
+                         f"{vocab_size}); received {bad.size} entries outside that set, with values {shown}.")
+    return arr.astype(np.int64)
+
+
+def check_str_list(values, name, *, what="token"):
+    """A list (or tuple) of strings, e.g. the tokens of a sentence; a bare string is refused, not split into letters."""
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be a list of {what}s; received {_describe(values)}. "
+                        f"Split it first, e.g. {name}={values.split()[:3]!r}.")
+    try:
+        values = list(values)
+    except TypeError as exc:
+        raise TypeError(f"{name} must be a list of {what}s; received {_describe(values)}.") from exc
+    odd = [v for v in values if not isinstance(v, str)]
+    if odd:
+        raise TypeError(f"{name} must be a list of {what}s (str); received {len(odd)} other entries, the first "
+                        f"{_describe(odd[0])}.")
+    return values
+
+
+def check_diverged(loss, previous, *, step, rate_name, rate, growth=1e4):
+    """Raise FloatingPointError when a training loss is no longer finite or has grown ``growth``-fold.
+
+    ``previous`` is a reference loss (the first one, or the smallest so far); a loss that is larger by orders of
+    magnitude means the learning rate ``rate`` is too large. Called once per epoch or evaluation, on a float.
+    """
+    if not math.isfinite(loss) or (previous is not None and loss > growth * max(previous, 1e-12)):
+        raise FloatingPointError(
+            f"training diverged at step {step}: the loss reached {loss:.4g}"
+            + (f" from {previous:.4g}" if previous is not None else "")
+            + f". The learning rate {rate_name}={rate:g} is too large; try {rate_name}={rate / 10:g}."
+        )

@@ -307,5 +307,5 @@ def test_empty_X_is_rejected():
 
 
 def test_non_numeric_X_is_rejected():
-    with pytest.raises(TypeError, match="X must be numeric"):
+    with pytest.raises(TypeError, match="X must be a numeric array"):
         regression.add_bias([["a", "b"]])
