@@ -14,6 +14,7 @@ import numpy as np
 
 from ._descent import descend
 from ._validation import (
+    check_flag,
     check_nonnegative,
     check_positive,
     check_positive_int,
@@ -119,6 +120,7 @@ def compute_cost(X, y, w, *, l2=0.0, average=False):
     X, y = check_X_y(X, y)
     w = check_w(w, X.shape[1])
     l2 = check_nonnegative(l2, "l2")
+    average = check_flag(average, "average")
     residual = y - predict(X, w)  # e = y − ŷ: (N,)
     J = 0.5 * residual @ residual + 0.5 * l2 * w[1:] @ w[1:]
     return float(J / X.shape[0]) if average else float(J)
@@ -144,6 +146,7 @@ def compute_gradient(X, y, w, *, l2=0.0, average=False):
     X, y = check_X_y(X, y)
     w = check_w(w, X.shape[1])
     l2 = check_nonnegative(l2, "l2")
+    average = check_flag(average, "average")
     Phi = add_bias(X)  # (N, m + 1)
     residual = y - Phi @ w  # (N,)
     grad = -Phi.T @ residual  # (m + 1,)
