@@ -93,7 +93,7 @@ def check_finite_values(arr, name):
 
 
 def check_last_dim(arr, name, size, what):
-    """The last axis of ``arr`` must have ``size`` entries (``what`` says whose size it is, e.g. 'the layer's d_model')."""
+    """The last axis of ``arr`` must have ``size`` entries; ``what`` says whose size it is (the layer's d_model)."""
     if arr.ndim == 0 or arr.shape[-1] != size:
         raise ValueError(f"{name} must have {size} entries along its last axis ({what}); received shape {arr.shape}.")
     return arr

@@ -11,6 +11,7 @@ import numpy as np
 
 from . import attention, logistic, regression, sequence
 from . import functional as F
+from ._validation import check_rng
 from .autograd import Tensor, no_grad
 from .exercises import _remind_not_implemented, check_function
 from .nn import MLP
@@ -123,6 +124,10 @@ def _tensor_gradient(function):
 def softplus(candidate, *, rng):
     """The Tensor function ``softplus(z)``: its values against log(1 + eᶻ), its gradient against σ(z)."""
     __tracebackhide__ = True
+    if not callable(candidate):
+        raise TypeError(f"candidate must be a function; received {type(candidate).__name__}. "
+                        "Pass your function itself, without calling it.")
+    rng = check_rng(rng)
     name = getattr(candidate, "__name__", "softplus")
     try:
         candidate(Tensor(np.zeros(1)))

@@ -12,6 +12,8 @@ import inspect
 import re
 import textwrap
 
+from ._validation import check_flag
+
 __all__ = ["Listing", "show_source"]
 
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -31,6 +33,8 @@ class Listing:
     """
 
     def __init__(self, source):
+        if not isinstance(source, str):
+            raise TypeError(f"source must be a str (the code to show); received {type(source).__name__}.")
         self.source = source
 
     def __repr__(self):
@@ -92,6 +96,7 @@ def show_source(obj, *, docstring=False):
     def add_bias(X):
     """
     expected = "expected a function, class or method defined with def or class in a file, e.g. regression.predict"
+    docstring = check_flag(docstring, "docstring")
     target = obj.__func__ if inspect.ismethod(obj) else obj
     if not (inspect.isfunction(target) or inspect.isclass(target)):
         raise TypeError(f"obj is {obj!r} of type {type(obj).__name__}; {expected}")

@@ -7,6 +7,8 @@ file, so the notebook decides the layout and when to display.
 import matplotlib as mpl
 import numpy as np
 
+from ._validation import as_finite_array, check_flag, check_labels, check_positive_int, check_same_length
+
 __all__ = [
     "use_book_style",
     "scatter_xy",
@@ -30,6 +32,30 @@ CLASS_MARKERS = ("o", "s", "^", "D", "v")
 # A legend drawn over a scatter needs a background to stay readable; outside the axes it hides nothing.
 LEGEND_OVER_DATA = {"frameon": True, "framealpha": 0.85, "edgecolor": "none", "fontsize": 9}
 LEGEND_OUTSIDE = {"loc": "upper left", "bbox_to_anchor": (1.02, 1.0), "fontsize": 9}
+
+
+def _check_ax(ax):
+    """The helpers draw on an ``ax`` they are given: refuse anything that is not a matplotlib Axes."""
+    from matplotlib.axes import Axes
+
+    if not isinstance(ax, Axes):
+        raise TypeError(f"ax must be a matplotlib Axes; received {type(ax).__name__}. "
+                        "Create one with fig, ax = plt.subplots().")
+    return ax
+
+
+def _check_named_curves(curves, name, length=None):
+    """A dict label -> finite 1-D values (of ``length`` entries if given), as used for legends."""
+    if not isinstance(curves, dict):
+        raise TypeError(f"{name} must be a dict of legend label -> values; received {type(curves).__name__}.")
+    checked = {}
+    for label, values in curves.items():
+        values = as_finite_array(values, f"{name}[{label!r}]", ndim=1, allow_empty=False)
+        if length is not None and len(values) != length:
+            raise ValueError(f"{name}[{label!r}] has {len(values)} values but x has {length}; expected one value "
+                             "per x.")
+        checked[label] = values
+    return checked
 
 
 def use_book_style():
@@ -82,6 +108,10 @@ def scatter_xy(ax, x, y, *, xlabel, ylabel, label=None, **kwargs):
     **kwargs
         Passed to ``ax.scatter`` (e.g. ``color``, ``marker``).
     """
+    _check_ax(ax)
+    x = as_finite_array(x, "x", ndim=1, allow_empty=False)
+    y = as_finite_array(y, "y", ndim=1, allow_empty=False)
+    check_same_length("x", x, "y", y)
     kwargs.setdefault("s", 25)
     kwargs.setdefault("alpha", 0.8)
     ax.scatter(x, y, label=label, **kwargs)
@@ -101,8 +131,9 @@ def plot_cost_histories(ax, histories, *, log=True, xlabel="update", ylabel="cos
     log : bool, default True
         Logarithmic cost axis, where geometric convergence shows as a straight line.
     """
-    for label, history in histories.items():
-        history = np.asarray(history)
+    _check_ax(ax)
+    log = check_flag(log, "log")
+    for label, history in _check_named_curves(histories, "histories").items():
         ax.plot(np.arange(1, history.size + 1), history, label=label)
     if log:
         ax.set_yscale("log")
@@ -124,6 +155,10 @@ def plot_columns(ax, x, features, *, title, xlabel="x", ylabel=r"$\phi_j(x)$"):
         Column j is drawn as one curve.
     title : str
     """
+    _check_ax(ax)
+    x = as_finite_array(x, "x", ndim=1, allow_empty=False)
+    features = as_finite_array(features, "features", ndim=2)
+    check_same_length("x", x, "features", features)
     ax.plot(x, features)
     ax.set_title(title)
     ax.set_xlabel(xlabel)
@@ -146,7 +181,10 @@ def plot_curves(ax, x, curves, *, xlabel, ylabel, title=None, logy=False, **kwar
     **kwargs
         Passed to every ``ax.plot`` call (e.g. ``marker="o"``).
     """
-    for label, values in curves.items():
+    _check_ax(ax)
+    x = as_finite_array(x, "x", ndim=1, allow_empty=False)
+    logy = check_flag(logy, "logy")
+    for label, values in _check_named_curves(curves, "curves", len(x)).items():
         ax.plot(x, values, label=label, **kwargs)
     if logy:
         ax.set_yscale("log")
@@ -180,10 +218,12 @@ def scatter_classes(ax, X, y, *, class_names, xlabel, ylabel, colors=None, marke
     **kwargs
         Passed to every ``ax.scatter`` call.
     """
-    X = np.asarray(X)
-    y = np.asarray(y)
-    if X.ndim != 2 or X.shape[1] != 2:
+    _check_ax(ax)
+    X = as_finite_array(X, "X", ndim=2, allow_empty=False)
+    if X.shape[1] != 2:
         raise ValueError(f"X must have shape (N, 2) to be drawn in a plane; received shape {X.shape}.")
+    y = check_labels(y, "y", num_classes=len(class_names))
+    check_same_length("X", X, "y", y)
     if len(class_names) > len(CLASS_COLORS):
         raise ValueError(f"at most {len(CLASS_COLORS)} classes can be drawn; received {len(class_names)} names.")
     kwargs.setdefault("s", 22)
@@ -214,8 +254,9 @@ def plot_linear_boundary(ax, w, *, label=None, **kwargs):
     **kwargs
         Passed to ``ax.plot`` (e.g. ``color``, ``linestyle``).
     """
-    w = np.asarray(w, dtype=float)
-    if w.shape != (3,) or not np.all(np.isfinite(w)) or (w[1] == 0 and w[2] == 0):
+    _check_ax(ax)
+    w = as_finite_array(w, "w", ndim=1)
+    if w.shape != (3,) or (w[1] == 0 and w[2] == 0):
         raise ValueError(f"w must be 3 finite weights with (w[1], w[2]) != (0, 0); received {w!r}.")
     xlim, ylim = ax.get_xlim(), ax.get_ylim()
     kwargs.setdefault("color", "black")
@@ -249,6 +290,15 @@ def plot_decision_regions(ax, predict, *, xlim, ylim, num_classes, resolution=30
     """
     from matplotlib.colors import ListedColormap
 
+    _check_ax(ax)
+    if not callable(predict):
+        raise TypeError(f"predict must be a function of an array of points (G, 2); received {type(predict).__name__}.")
+    for name, limits in (("xlim", xlim), ("ylim", ylim)):
+        limits = as_finite_array(limits, name, ndim=1)
+        if limits.shape != (2,) or not limits[0] < limits[1]:
+            raise ValueError(f"{name} must be (low, high) with low < high; received {limits.tolist()}.")
+    num_classes = check_positive_int(num_classes, "num_classes")
+    resolution = check_positive_int(resolution, "resolution")
     g1, g2 = np.meshgrid(np.linspace(*xlim, resolution), np.linspace(*ylim, resolution))  # (R, R) each
     labels = np.asarray(predict(np.column_stack([g1.ravel(), g2.ravel()]))).reshape(g1.shape)
     cmap = ListedColormap(CLASS_COLORS[:num_classes])
@@ -274,7 +324,11 @@ def plot_confusion_matrix(ax, C, *, class_names, title=None):
         K names.
     title : str, optional
     """
-    C = np.asarray(C)
+    _check_ax(ax)
+    C = as_finite_array(C, "C", ndim=2)
+    if ((C < 0) | (C != np.round(C))).any():
+        raise ValueError("C must hold counts (integers >= 0), as confusion_matrix returns; received other values.")
+    C = C.astype(np.int64)
     K = len(class_names)
     if C.shape != (K, K):
         raise ValueError(f"C has shape {C.shape} but {K} class names were given; expected shape ({K}, {K}).")
@@ -309,6 +363,14 @@ def draw_graph(ax, output, *, names=None):
     names : dict of Tensor -> str, optional
         Labels for some nodes (parameters, data, the loss); a dict keyed by the tensors themselves.
     """
+    from .autograd import Tensor
+
+    _check_ax(ax)
+    if not isinstance(output, Tensor):
+        raise TypeError(f"output must be an autograd Tensor (the result of a computation); received "
+                        f"{type(output).__name__}.")
+    if names is not None and not isinstance(names, dict):
+        raise TypeError(f"names must be a dict of Tensor -> label; received {type(names).__name__}.")
     names = {id(t): label for t, label in (names or {}).items()}
     order = output._topological_order()  # parents before children
     depth = {}

@@ -7,6 +7,7 @@ claim true everywhere. If the claim fails, the printed text changes and the note
 """
 
 import math
+import numbers
 
 from ._validation import check_positive
 
@@ -44,7 +45,8 @@ def within(error, tol):
     Parameters
     ----------
     error : float
-        A non-negative error or difference (NaN is reported as not below the bound).
+        A non-negative error or difference. NaN and inf pass: a computation that produced them does not support
+        the claim, and the text says so ("nan (NOT below 10⁻⁶)").
     tol : float
         The bound, > 0: the size below which the two computations count as agreeing.
 
@@ -53,7 +55,13 @@ def within(error, tol):
     text : str
     """
     tol = check_positive(tol, "tol")
+    if isinstance(error, bool) or not isinstance(error, numbers.Real):
+        raise ValueError(f"error must be a real number (an error or a difference, >= 0); received {error!r}. "
+                         "Pass a float, e.g. np.abs(a - b).max().")
     error = float(error)
+    if error < 0:
+        raise ValueError(f"error must be >= 0 (an absolute or relative error); received {error!r}. "
+                         "Take the absolute value of a difference first.")
     bound = power_of_ten(tol)
     if 0.0 <= error < tol:
         return f"below {bound}"

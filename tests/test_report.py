@@ -18,7 +18,7 @@ def test_within_states_the_claim_when_it_holds(error):
 
 
 @pytest.mark.parametrize("error, shown", [(1e-6, "1.0e-06"), (3.2e-4, "3.2e-04"), (np.nan, "nan"),
-                                          (-1.0, "-1.0e+00")])
+                                          (np.inf, "inf")])
 def test_within_shows_the_error_when_the_claim_fails(error, shown):
     text = within(error, 1e-6)
     assert "NOT below 10⁻⁶" in text and text.startswith(shown)
@@ -34,3 +34,9 @@ def test_within_output_is_the_same_for_every_error_below_the_bound():
 def test_within_rejects_a_bad_bound(tol):
     with pytest.raises(ValueError, match="tol"):
         within(1e-9, tol)
+
+
+@pytest.mark.parametrize("error", [-1.0, "small", None])
+def test_within_refuses_an_error_that_is_not_a_nonnegative_number(error):
+    with pytest.raises(ValueError, match="error must be"):
+        within(error, 1e-6)
