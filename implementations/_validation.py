@@ -61,7 +61,7 @@ def as_array(a, name, *, dtype=np.float64):
     if arr.dtype.kind in "USV":
         raise TypeError(f"{name} must be a numeric array; received an array of strings ({arr.dtype}). "
                         "Convert the values to numbers first.")
-    return arr.astype(dtype, copy=False)
+    return arr if dtype is None else arr.astype(dtype, copy=False)
 
 
 def as_finite_array(a, name, *, ndim, allow_empty=True):
@@ -209,7 +209,7 @@ def check_labels(y, name="y", *, num_classes=None):
     Booleans count as 0/1 and integer-valued floats (1.0) are accepted; anything else raises
     ``ValueError`` naming the offending values. Returns an int64 array.
     """
-    arr = np.asarray(y)
+    arr = as_array(y, name, dtype=None)  # a string or a ragged list is reported before any conversion
     if arr.dtype == bool:
         arr = arr.astype(np.int64)
     arr = as_finite_array(arr, name, ndim=1)
@@ -283,3 +283,24 @@ def check_diverged(loss, previous, *, step, rate_name, rate, growth=1e4):
             + (f" from {previous:.4g}" if previous is not None else "")
             + f". The learning rate {rate_name}={rate:g} is too large; try {rate_name}={rate / 10:g}."
         )
+
+
+def check_finite_any_shape(a, name):
+    """Return ``a`` as a float64 array of any shape (a scalar too) with at least one entry, all of them finite.
+
+    For elementwise maps (a sigmoid, a loss of the residuals, a finite-difference point), which accept any number of
+    dimensions but, like every array input of the package, no NaN, no inf and no empty array.
+    """
+    arr = as_array(a, name)
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty (shape {arr.shape}); expected at least one value. "
+                         "Check the slicing or filtering that produced it.")
+    return check_finite_values(arr, name)
+
+
+def check_callable(f, name, *, what="a function"):
+    """``f`` must be callable (a function, a lambda, a bound method); ``what`` says what it is, for the message."""
+    if not callable(f):
+        raise TypeError(f"{name} must be {what}; received {_describe(f)}, which cannot be called. "
+                        f"Pass a function, e.g. {name}=lambda x: ...")
+    return f

@@ -3,11 +3,22 @@
 Tokens are rows: a sequence of T tokens with D features is a (T, D) array, a batch is (B, T, D).
 Every function accepts NumPy arrays or :class:`~implementations.autograd.Tensor` objects; if any
 argument is a Tensor the result is a Tensor (so the engine can differentiate it), otherwise an ndarray.
+
+Each public function checks its arguments once, by name, and then calls an unchecked private version that holds
+the maths (``_scaled_dot_product_attention``, ``_multi_head_attention``, ``_layer_norm``, ``_softmax``); the
+modules of :mod:`implementations.transformer`, which run them at every step, call the private versions directly.
 """
 
 import numpy as np
 
-from .autograd import Tensor
+from ._validation import (
+    _describe,
+    as_array,
+    check_flag,
+    check_positive,
+    check_positive_int,
+)
+from .autograd import Tensor, _check_axis, _tensor_argument
 
 __all__ = [
     "softmax",
@@ -21,35 +32,167 @@ __all__ = [
 ]
 
 
-def _tensors(*args):
-    """(Tensors, any_was_tensor): every argument as a Tensor, and whether the caller passed one."""
-    any_tensor = any(isinstance(a, Tensor) for a in args)
-    return [a if isinstance(a, Tensor) else Tensor(a) for a in args], any_tensor
+# --- checks at the boundary of a public call (once per call; the private functions below check nothing) ----------
+
+def _tensors(named):
+    """(Tensors, any_was_tensor) for the arguments {name: value}, each refused by its name if it is not numeric data.
+
+    A Tensor is taken as it is (its values were checked when it was made); other data are converted once, refusing
+    strings, ragged lists, NaN and ±inf. If any argument was a Tensor, the public function returns Tensors.
+    """
+    any_tensor = any(isinstance(a, Tensor) for a in named.values())
+    return [_tensor_argument(a, name) for name, a in named.items()], any_tensor
 
 
 def _result(t, as_tensor):
     return t if as_tensor else t.data
 
 
-def _check_tokens(X, name="X"):
-    if X.ndim not in (2, 3):
-        raise ValueError(f"{name} must be (T, D) or (B, T, D) (tokens as rows); received shape {X.shape}.")
+def _check_not_empty(t, name, what):
+    if t.size == 0:
+        raise ValueError(f"{name} is empty (shape {t.shape}); expected {what}. Check the slicing that produced it.")
 
+
+def _check_tokens(X, name="X"):
+    """X is (T, D) or (B, T, D), tokens as rows, with at least one token of at least one feature."""
+    if X.ndim not in (2, 3):
+        hint = " For a single token use X[None]." if X.ndim == 1 else ""
+        raise ValueError(f"{name} must be (T, D) or (B, T, D) (tokens as rows); received shape {X.shape}.{hint}")
+    _check_not_empty(X, name, "at least one token with at least one feature")
+
+
+def _check_widths(X, weights, *, square=False):
+    """The projections ``weights`` {name: W} multiply the tokens of X: W is (D, ·), or (D, D) if ``square``.
+
+    When the weights agree with each other and X has another width, X is the one at fault and is named; otherwise
+    the first weight that does not fit X is named.
+    """
+    for name, W in weights.items():
+        if W.ndim != 2:
+            raise ValueError(f"{name} must be a 2-D matrix (D, d) that multiplies tokens of D features; received shape "
+                             f"{W.shape}.")
+    D = X.shape[-1]
+    rows = {W.shape[0] for W in weights.values()}
+    fits = (lambda W: W.shape == (W.shape[0], W.shape[0])) if square else (lambda W: True)
+    names = ", ".join(weights)
+    if len(rows) == 1 and D not in rows and all(fits(W) for W in weights.values()):
+        (size,) = rows
+        raise ValueError(f"X must have {size} entries along its last axis (the rows of {names}); received shape "
+                         f"{X.shape}. Project the tokens to {size} features, or pass weights with {D} rows.")
+    for name, W in weights.items():
+        if W.shape[0] != D or (square and W.shape != (D, D)):
+            expected = f"({D}, {D})" if square else f"({D}, d) ({D} rows)"
+            raise ValueError(f"{name} must have shape {expected} to multiply tokens of X with {D} features; received "
+                             f"shape {W.shape}.")
+
+
+def _check_mask(mask, scores_shape):
+    """The mask as a bool array that broadcasts to the scores (…, T_q, T_k) and leaves every query a key."""
+    if isinstance(mask, Tensor):
+        raise TypeError("mask must be a NumPy array of booleans (True = may attend); received a Tensor. Pass "
+                        "mask.data > 0, or build it with causal_mask(T).")
+    if isinstance(mask, (str, bytes)):
+        raise TypeError(f"mask must be an array of booleans (True = may attend); received {_describe(mask)}.")
+    try:
+        mask = np.asarray(mask)
+    except ValueError as exc:
+        raise ValueError("mask is a ragged nested list; expected a rectangular array of booleans.") from exc
+    if mask.dtype != bool:
+        raise TypeError(f"mask must hold booleans (True = may attend); received dtype {mask.dtype}. Build it with a "
+                        "comparison or with causal_mask(T).")
+    try:
+        allowed = np.broadcast_to(mask, scores_shape)
+    except ValueError as exc:
+        raise ValueError(f"mask of shape {mask.shape} does not broadcast to the scores {scores_shape} "
+                         "(…, T_q, T_k); pass a (T_q, T_k) mask or one with the leading axes of the scores.") from exc
+    no_key = ~allowed.any(axis=-1)  # (…, T_q): queries that may attend to nothing
+    if no_key.any():
+        where = ", ".join(str(i) for i in np.argwhere(no_key)[0])
+        raise ValueError(f"mask allows no key for {int(no_key.sum())} query(ies), the first at index ({where}) of the "
+                         "scores (a row of False); every query needs one key. Allow at least one key per row, e.g. "
+                         "the query's own position.")
+    return mask
+
+
+def _check_qkv(Q, K, V):
+    """Q (…, T_q, d_k), K (…, T_k, d_k), V (…, T_k, d_v) with leading axes that broadcast; names the misfit."""
+    for name, t in (("Q", Q), ("K", K), ("V", V)):
+        if t.ndim < 2:
+            raise ValueError(f"{name} must be at least 2-D (…, tokens, features); received shape {t.shape}. "
+                             f"For a single token use {name}[None].")
+        _check_not_empty(t, name, "at least one token with at least one feature")
+    if K.shape[-1] != Q.shape[-1]:
+        raise ValueError(f"K must have {Q.shape[-1]} entries along its last axis (d_k, the width of the queries Q "
+                         f"{Q.shape}); received shape {K.shape}.")
+    if V.shape[-2] != K.shape[-2]:
+        raise ValueError(f"V must have one value per key: {K.shape[-2]} rows along its second-to-last axis (T_k, as "
+                         f"in K {K.shape}); received shape {V.shape}.")
+    try:
+        np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    except ValueError as exc:
+        raise ValueError(f"the leading (batch) axes of Q {Q.shape}, K {K.shape} and V {V.shape} do not broadcast; "
+                         "expected the same batch axes (or axes of length 1).") from exc
+
+
+def _check_heads(X, weights, num_heads):
+    _check_tokens(X)
+    _check_widths(X, weights, square=True)
+    num_heads = check_positive_int(num_heads, "num_heads")
+    D = X.shape[-1]
+    if D % num_heads:
+        raise ValueError(f"num_heads must be a positive integer dividing D = {D}; received {num_heads}.")
+    return num_heads
+
+
+# --- the functions ------------------------------------------------------------------------------------------------
 
 def softmax(Z, axis=-1):
     """exp(z) / Σ exp(z) along ``axis`` (default: each row), after subtracting the maximum.
 
     Parameters
     ----------
-    Z : array_like or Tensor of any shape; −inf entries get weight 0
+    Z : array_like or Tensor of any shape, not empty
+        Finite numbers, or −inf for entries that get weight 0 (a mask applied by hand, as in
+        ``scores[~allowed] = -np.inf``); every slice along ``axis`` needs one finite entry. NaN and +inf are refused.
     axis : int, default −1
 
     Returns
     -------
     ndarray or Tensor of the shape of ``Z``; slices along ``axis`` sum to 1
     """
-    (Z_t,), as_tensor = _tensors(Z)
+    if isinstance(Z, Tensor):
+        Z_t, as_tensor = Z, True
+    else:  # −inf passes through (documented); NaN, +inf and a slice of −inf only are refused
+        values = as_array(Z, "Z")
+        Z_t, as_tensor = Tensor._result(np.array(values, dtype=np.float64), (), None, ""), False
+    if Z_t.ndim == 0:
+        raise ValueError(f"Z must be an array of scores, at least 1-D; received the single number {float(Z_t.data):g}. "
+                         "A softmax of one number is 1.")
+    _check_not_empty(Z_t, "Z", "at least one score")
+    _check_axis(axis, Z_t.ndim, Z_t.shape, allow_none=False, allow_tuple=False)
+    if not as_tensor:
+        _check_scores(Z_t.data, axis)
     return _result(Z_t.softmax(axis=axis), as_tensor)
+
+
+def _check_scores(Z, axis):
+    """Refuse NaN and +inf in the scores Z, and slices along ``axis`` that are −inf everywhere (no softmax)."""
+    bad = np.isnan(Z) | np.isposinf(Z)
+    if bad.any():
+        first = ", ".join(str(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"Z contains {int(bad.sum())} NaN or +inf value(s), the first at index ({first}); expected "
+                         "finite scores (or −inf for a weight of 0). Remove or impute them before calling.")
+    if np.isneginf(Z).all(axis=axis).any():
+        raise ValueError(f"Z has a slice along axis {axis} that is −inf everywhere; its softmax is undefined. Leave "
+                         "at least one finite score in every slice (every query needs one key).")
+
+
+def _softmax(Z, axis=-1):
+    """softmax along ``axis`` without checks, for the package's own loops: a Tensor in, a Tensor out, a float
+    array in, an array out."""
+    if isinstance(Z, Tensor):
+        return Z.softmax(axis=axis)
+    return Tensor._result(Z, (), None, "").softmax(axis=axis).data
 
 
 def simple_self_attention(X):
@@ -63,7 +206,7 @@ def simple_self_attention(X):
     -------
     Y : ndarray or Tensor of the shape of ``X``
     """
-    (X_t,), as_tensor = _tensors(X)
+    (X_t,), as_tensor = _tensors({"X": X})
     _check_tokens(X_t)
     scores = X_t @ X_t.transpose(*range(X_t.ndim - 2), X_t.ndim - 1, X_t.ndim - 2)  # (…, T, T)
     return _result(scores.softmax(axis=-1) @ X_t, as_tensor)
@@ -74,6 +217,11 @@ def _swap_last(t):
     axes = list(range(t.ndim))
     axes[-2], axes[-1] = axes[-1], axes[-2]
     return t.transpose(*axes)
+
+
+def _scores_shape(Q, K):
+    """The shape (…, T_q, T_k) of Q Kᵀ, for checking a mask before any product."""
+    return (*np.broadcast_shapes(Q.shape[:-2], K.shape[:-2]), Q.shape[-2], K.shape[-2])
 
 
 def scaled_dot_product_attention(Q, K, V, *, mask=None, scaled=True):
@@ -97,40 +245,25 @@ def scaled_dot_product_attention(Q, K, V, *, mask=None, scaled=True):
     weights : ndarray or Tensor of shape (…, T_q, T_k)
         Row i holds the weights α_ij of query i over the keys; each row sums to 1.
     """
-    (Q_t, K_t, V_t), as_tensor = _tensors(Q, K, V)
+    (Q_t, K_t, V_t), as_tensor = _tensors({"Q": Q, "K": K, "V": V})
     _check_qkv(Q_t, K_t, V_t)
-    scores = Q_t @ _swap_last(K_t)  # (…, T_q, T_k)
-    if scaled:
-        scores = scores / np.sqrt(Q_t.shape[-1])
+    scaled = check_flag(scaled, "scaled")
     if mask is not None:
-        allowed = _broadcast_mask(mask, scores.shape)
+        mask = _check_mask(mask, _scores_shape(Q_t, K_t))
+    output, weights = _scaled_dot_product_attention(Q_t, K_t, V_t, mask=mask, scaled=scaled)
+    return _result(output, as_tensor), _result(weights, as_tensor)
+
+
+def _scaled_dot_product_attention(Q, K, V, *, mask=None, scaled=True):
+    """:func:`scaled_dot_product_attention` on Tensors without checks (the mask, if any, is a checked bool array)."""
+    scores = Q @ _swap_last(K)  # (…, T_q, T_k)
+    if scaled:
+        scores = scores / np.sqrt(Q.shape[-1])
+    if mask is not None:
+        allowed = np.broadcast_to(mask, scores.shape)
         scores = scores.masked_fill(~allowed, -np.inf)  # weight exp(−∞) = 0
     weights = scores.softmax(axis=-1)  # each row sums to 1
-    return _result(weights @ V_t, as_tensor), _result(weights, as_tensor)
-
-
-def _check_qkv(Q, K, V):
-    if Q.ndim < 2 or K.ndim < 2 or V.ndim < 2:
-        raise ValueError(f"Q, K and V must be at least 2-D; received shapes {Q.shape}, {K.shape}, {V.shape}.")
-    if Q.shape[-1] != K.shape[-1] or K.shape[-2] != V.shape[-2]:
-        raise ValueError(
-            f"shapes do not fit: Q {Q.shape}, K {K.shape}, V {V.shape}; expected (…, T_q, d_k), "
-            "(…, T_k, d_k), (…, T_k, d_v)."
-        )
-
-
-def _broadcast_mask(mask, shape):
-    """The boolean mask broadcast to the scores' shape, after checking it leaves every query a key."""
-    mask = np.asarray(mask)
-    if mask.dtype != bool:
-        raise TypeError(f"mask must hold booleans (True = may attend); received dtype {mask.dtype}.")
-    try:
-        allowed = np.broadcast_to(mask, shape)
-    except ValueError as exc:
-        raise ValueError(f"mask of shape {mask.shape} does not broadcast to the scores {shape}.") from exc
-    if not allowed.any(axis=-1).all():
-        raise ValueError("mask allows no key for some query (a row of False); every query needs one key.")
-    return allowed
+    return weights @ V, weights
 
 
 def self_attention(X, W_q, W_k, W_v, *, scaled=True, mask=None):
@@ -151,13 +284,19 @@ def self_attention(X, W_q, W_k, W_v, *, scaled=True, mask=None):
     Y : ndarray or Tensor of shape (…, T, d_v)
     weights : ndarray or Tensor of shape (…, T, T)
     """
-    (X_t, Wq, Wk, Wv), as_tensor = _tensors(X, W_q, W_k, W_v)
+    (X_t, Wq, Wk, Wv), as_tensor = _tensors({"X": X, "W_q": W_q, "W_k": W_k, "W_v": W_v})
     _check_tokens(X_t)
+    _check_widths(X_t, {"W_q": Wq, "W_k": Wk, "W_v": Wv})
     for name, W in (("W_q", Wq), ("W_k", Wk), ("W_v", Wv)):
-        if W.ndim != 2 or W.shape[0] != X_t.shape[-1]:
-            raise ValueError(f"{name} must be ({X_t.shape[-1]}, d) to multiply tokens of {X_t.shape[-1]} features; "
-                             f"received {W.shape}.")
-    Y, weights = scaled_dot_product_attention(X_t @ Wq, X_t @ Wk, X_t @ Wv, mask=mask, scaled=scaled)
+        _check_not_empty(W, name, "at least one column")
+    if Wk.shape[1] != Wq.shape[1]:
+        raise ValueError(f"W_k must have the {Wq.shape[1]} columns of W_q (d_k: queries and keys are compared by a "
+                         f"dot product); received shape {Wk.shape}.")
+    scaled = check_flag(scaled, "scaled")
+    if mask is not None:
+        T = X_t.shape[-2]
+        mask = _check_mask(mask, (*X_t.shape[:-2], T, T))
+    Y, weights = _scaled_dot_product_attention(X_t @ Wq, X_t @ Wk, X_t @ Wv, mask=mask, scaled=scaled)
     return _result(Y, as_tensor), _result(weights, as_tensor)
 
 
@@ -181,9 +320,18 @@ def multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None):
     Y : ndarray or Tensor of the shape of ``X``
     weights : ndarray or Tensor of shape (…, num_heads, T, T)
     """
-    (X_t, Wq, Wk, Wv, Wo), as_tensor = _tensors(X, W_q, W_k, W_v, W_o)
-    _check_heads(X_t, (Wq, Wk, Wv, Wo), num_heads)
-    *lead, T, D = X_t.shape
+    (X_t, Wq, Wk, Wv, Wo), as_tensor = _tensors({"X": X, "W_q": W_q, "W_k": W_k, "W_v": W_v, "W_o": W_o})
+    num_heads = _check_heads(X_t, {"W_q": Wq, "W_k": Wk, "W_v": Wv, "W_o": Wo}, num_heads)
+    if mask is not None:
+        *lead, T, _ = X_t.shape
+        mask = _check_mask(mask, (*lead, num_heads, T, T))
+    Y, weights = _multi_head_attention(X_t, Wq, Wk, Wv, Wo, num_heads=num_heads, mask=mask)
+    return _result(Y, as_tensor), _result(weights, as_tensor)
+
+
+def _multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None):
+    """:func:`multi_head_attention` on Tensors without checks, for modules that run it at every step."""
+    *lead, T, D = X.shape
     d_k = D // num_heads
 
     def split(t):  # (…, T, D) -> (…, h, T, d_k): column block m goes to head m
@@ -191,28 +339,23 @@ def multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None):
         n = t.ndim
         return t.transpose(*range(n - 3), n - 2, n - 3, n - 1)
 
-    Q, K, V = split(X_t @ Wq), split(X_t @ Wk), split(X_t @ Wv)
+    Q, K, V = split(X @ W_q), split(X @ W_k), split(X @ W_v)
     # all heads at once: heads (…, h, T, d_k), weights (…, h, T, T)
-    heads, weights = scaled_dot_product_attention(Q, K, V, mask=mask)
+    heads, weights = _scaled_dot_product_attention(Q, K, V, mask=mask)
     n = heads.ndim
     concat = heads.transpose(*range(n - 3), n - 2, n - 3, n - 1).reshape(*lead, T, D)
-    return _result(concat @ Wo, as_tensor), _result(weights, as_tensor)
-
-
-def _check_heads(X, weights, num_heads):
-    _check_tokens(X)
-    D = X.shape[-1]
-    for name, W in zip(("W_q", "W_k", "W_v", "W_o"), weights, strict=True):
-        if W.shape != (D, D):
-            raise ValueError(f"{name} must be ({D}, {D}) for tokens of {D} features; received {W.shape}.")
-    if not isinstance(num_heads, (int, np.integer)) or num_heads < 1 or D % num_heads:
-        raise ValueError(f"num_heads must be a positive integer dividing D = {D}; received {num_heads}.")
+    return concat @ W_o, weights
 
 
 def causal_mask(T):
-    """(T, T) booleans, True on and below the diagonal: token i may attend to tokens 0, …, i."""
-    if not isinstance(T, (int, np.integer)) or T < 1:
-        raise ValueError(f"T must be a positive integer; received {T!r}.")
+    """(T, T) booleans, True on and below the diagonal: token i may attend to tokens 0, …, i.
+
+    Parameters
+    ----------
+    T : int >= 1
+        Number of tokens.
+    """
+    T = check_positive_int(T, "T")
     return np.tril(np.ones((T, T), dtype=bool))
 
 
@@ -221,18 +364,16 @@ def sinusoidal_positional_encoding(T, D):
 
     Parameters
     ----------
-    T : int
+    T : int >= 1
         Number of positions i = 0, …, T − 1.
-    D : int
+    D : int >= 1
         Model dimension; column 2k and 2k + 1 share the frequency 1 / 10000^(2k/D).
 
     Returns
     -------
     PE : ndarray of shape (T, D)
     """
-    for name, value in (("T", T), ("D", D)):
-        if not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive integer; received {value!r}.")
+    T, D = check_positive_int(T, "T"), check_positive_int(D, "D")
     i = np.arange(T)[:, None]  # (T, 1)
     two_k = np.arange(0, D, 2)[None, :]  # (1, ⌈D/2⌉): the even columns 2k
     angle = i / 10000.0 ** (two_k / D)  # (T, ⌈D/2⌉)
@@ -247,17 +388,31 @@ def layer_norm(X, gamma, beta, *, eps=1e-5):
 
     Parameters
     ----------
-    X : array_like or Tensor of shape (…, D)
+    X : array_like or Tensor of shape (…, D), not empty
     gamma, beta : array_like or Tensor of shape (D,)
-    eps : float, default 1e-5
+    eps : float > 0, default 1e-5
 
     Returns
     -------
     ndarray or Tensor of the shape of ``X``: each token has mean β and standard deviation ≈ |γ| per feature
     """
-    (X_t, g, b), as_tensor = _tensors(X, gamma, beta)
-    if g.shape != (X_t.shape[-1],) or b.shape != (X_t.shape[-1],):
-        raise ValueError(f"gamma and beta must have shape ({X_t.shape[-1]},); received {g.shape} and {b.shape}.")
-    if not eps > 0:
-        raise ValueError(f"eps must be positive; received {eps}.")
-    return _result(X_t.standardize(axis=-1, eps=eps) * g + b, as_tensor)  # (x − mean) / √(var + eps) · γ + β
+    (X_t, g, b), as_tensor = _tensors({"X": X, "gamma": gamma, "beta": beta})
+    if X_t.ndim == 0:
+        raise ValueError(f"X must be an array of shape (…, D), at least 1-D; received the single number "
+                         f"{float(X_t.data):g}.")
+    _check_not_empty(X_t, "X", "at least one token with at least one feature")
+    D = X_t.shape[-1]
+    if g.shape == b.shape and g.ndim == 1 and g.shape != (D,) and g.size:  # γ and β agree: X is the odd one out
+        raise ValueError(f"X must have {g.shape[0]} entries along its last axis (the length of gamma and beta); "
+                         f"received shape {X_t.shape}.")
+    for name, t in (("gamma", g), ("beta", b)):
+        if t.shape != (D,):
+            raise ValueError(f"{name} must have shape ({D},), one entry per feature of X {X_t.shape}; received shape "
+                             f"{t.shape}.")
+    eps = check_positive(eps, "eps")
+    return _result(_layer_norm(X_t, g, b, eps=eps), as_tensor)
+
+
+def _layer_norm(X, gamma, beta, *, eps=1e-5):
+    """:func:`layer_norm` on Tensors without checks, for modules that run it at every step."""
+    return X.standardize(axis=-1, eps=eps) * gamma + beta  # (x − mean) / √(var + eps) · γ + β

@@ -12,8 +12,11 @@ gradient is summed back to the input's shape (``_unbroadcast``).
 
 import contextlib
 import math
+import numbers
 
 import numpy as np
+
+from ._validation import as_array, check_finite_values, check_flag, check_positive
 
 __all__ = ["Tensor", "no_grad", "is_grad_enabled", "concatenate", "stack", "where"]
 
@@ -115,13 +118,69 @@ def _as_tensor(value):
     return Tensor(value)
 
 
+def _tensor_argument(x, name, *, allow_empty=True):
+    """The argument ``x`` of a public function as a Tensor, with errors that name it.
+
+    A Tensor is taken as it is: its values were checked once, when it was made from data, so only O(1) checks
+    (here, emptiness) run on it, however often it is called. Other data (a NumPy array, a nested list) are
+    converted once, refusing strings, ragged lists, NaN and ±inf by name. A plain number may be ±inf (a fill
+    value), not NaN.
+    """
+    if isinstance(x, Tensor):
+        if not allow_empty and x.data.size == 0:
+            raise ValueError(f"{name} is empty (shape {x.shape}); expected at least one entry.")
+        return x
+    if isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_)):  # a constant: no array to scan
+        if x != x:
+            raise ValueError(f"{name} is NaN; expected a number. Tensors hold no NaN.")
+        return Tensor._result(np.array(float(x)), (), None, "")
+    array = check_finite_values(as_array(x, name), name)
+    if not allow_empty and array.size == 0:
+        raise ValueError(f"{name} is empty (shape {array.shape}); expected at least one entry.")
+    return Tensor._result(np.array(array, dtype=np.float64), (), None, "")  # a copy, as Tensor(x) makes
+
+
+def _bool_mask(mask, name):
+    """``mask`` as a bool array: a bool array as it is (O(1)); other data must hold only 0 and 1."""
+    if isinstance(mask, Tensor):
+        mask = mask.data
+    if isinstance(mask, np.ndarray) and mask.dtype == bool:
+        return mask
+    values = check_finite_values(as_array(mask, name), name)
+    if np.any((values != 0) & (values != 1)):
+        raise ValueError(f"{name} must hold True/False (or 0/1); received other values such as "
+                         f"{values[(values != 0) & (values != 1)].flat[0]:g}. Build it with a comparison, e.g. x > 0.")
+    return values.astype(bool)
+
+
+def _check_axis(axis, ndim, shape, *, what="a tensor of shape {}", allow_none=True, allow_tuple=True):
+    """O(1): ``axis`` is an integer in −ndim..ndim−1 (or None, or a tuple of distinct such integers, where allowed).
+
+    ``what`` describes the array the axes belong to, formatted with ``shape`` only when there is an error.
+    """
+    if (type(axis) is int and -ndim <= axis < ndim) or (axis is None and allow_none):  # the common cases, at once
+        return
+    axes = axis if isinstance(axis, tuple) and allow_tuple else (axis,)
+    for a in axes:
+        if type(a) is not int and (isinstance(a, (bool, np.bool_)) or not isinstance(a, numbers.Integral)):
+            kinds = {(True, True): "an integer, a tuple of integers or None", (True, False): "an integer or None",
+                     (False, True): "an integer or a tuple of integers", (False, False): "an integer"}
+            raise TypeError(f"axis must be {kinds[allow_none, allow_tuple]}; received {axis!r}.")
+        if not -ndim <= a < ndim:
+            raise ValueError(f"axis={axis!r} is out of range for {what.format(shape)} ({ndim}-D); expected an axis "
+                             f"in {-ndim}..{ndim - 1} (negative axes count from the end).")
+    if len(axes) > 1 and len({a % ndim for a in axes}) < len(axes):
+        raise ValueError(f"axis={axis!r} names an axis twice; expected distinct axes of {what.format(shape)}.")
+
+
 class Tensor:
     """A float64 array that remembers how it was computed, for reverse-mode differentiation.
 
     Parameters
     ----------
     data : array_like
-        Converted to a float64 ndarray; NaN is refused (±inf is allowed, e.g. for masks).
+        Converted to a float64 ndarray; NaN is refused, and so are strings and ragged lists (±inf is allowed,
+        e.g. for masks: a Tensor's values are checked here, once, and never again by the operations).
     requires_grad : bool, default False
         Leaves with ``requires_grad=True`` (the parameters) get a ``.grad`` after ``backward``.
 
@@ -140,10 +199,7 @@ class Tensor:
     def __init__(self, data, requires_grad=False):
         if isinstance(data, Tensor):
             data = data.data
-        try:
-            array = np.array(data, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"Tensor data must be numeric array-like; received {type(data).__name__} ({exc})") from exc
+        array = np.array(as_array(data, "data"), dtype=np.float64)  # strings, ragged lists, None refused by name
         if np.isnan(array).any():
             raise ValueError(
                 f"Tensor data contains {int(np.isnan(array).sum())} NaN value(s); expected numbers. "
@@ -151,7 +207,7 @@ class Tensor:
             )
         self.data = array
         self.grad = None
-        self.requires_grad = bool(requires_grad)
+        self.requires_grad = check_flag(requires_grad, "requires_grad")
         self._parents = ()
         self._backward = None
         self.op = ""  # name of the operation that produced the tensor ("" for a leaf)
@@ -237,7 +293,7 @@ class Tensor:
         Parameters
         ----------
         grad : array_like of the shape of ``self``, optional
-            Gradient of the final loss with respect to this tensor; defaults to 1 for a scalar.
+            Gradient of the final loss with respect to this tensor (finite numbers); defaults to 1 for a scalar.
         """
         if not self.requires_grad:
             raise RuntimeError(
@@ -251,9 +307,11 @@ class Tensor:
                     "Reduce it first (e.g. loss.sum() or loss.mean()) or pass grad=."
                 )
             grad = np.ones_like(self.data)
-        grad = np.asarray(grad.data if isinstance(grad, Tensor) else grad, dtype=np.float64)
-        if grad.shape != self.shape:
-            raise ValueError(f"grad has shape {grad.shape}; expected the tensor's shape {self.shape}.")
+        else:
+            grad = as_array(grad, "grad")  # strings and ragged lists refused by name, before any conversion
+            if grad.shape != self.shape:
+                raise ValueError(f"grad has shape {grad.shape}; expected the tensor's shape {self.shape}.")
+            check_finite_values(grad, "grad")
 
         pending = {id(self): grad}  # gradients flowing into nodes not yet visited
         owned = set()  # keys whose pending array was allocated here and may be updated in place
@@ -320,7 +378,7 @@ class Tensor:
         return Tensor._result(a / b, (self, other), backward, "/")
 
     def __pow__(self, exponent):
-        if isinstance(exponent, Tensor) or not np.isscalar(exponent):
+        if isinstance(exponent, Tensor) or not isinstance(exponent, numbers.Real):
             raise TypeError(f"only a constant scalar exponent is supported; received {type(exponent).__name__}.")
         p = float(exponent)
         x = self.data
@@ -378,12 +436,21 @@ class Tensor:
         return np.broadcast_to(g, self.shape)  # (a full reduction left a scalar, which broadcasts as it is)
 
     def sum(self, axis=None, keepdims=False):
+        """Sum over ``axis`` (an int, a tuple of ints, or None for all entries)."""
+        _check_axis(axis, self.data.ndim, self.data.shape)
+        if keepdims is not False and keepdims is not True:
+            keepdims = check_flag(keepdims, "keepdims")
+
         def backward(g):  # every summed entry receives the upstream gradient once (a read-only view)
             return (self._expand(g, axis, keepdims),)
 
         return Tensor._result(self.data.sum(axis=axis, keepdims=keepdims), (self,), backward, "sum")
 
     def mean(self, axis=None, keepdims=False):
+        """Mean over ``axis`` (an int, a tuple of ints, or None for all entries)."""
+        _check_axis(axis, self.data.ndim, self.data.shape)
+        if keepdims is not False and keepdims is not True:
+            keepdims = check_flag(keepdims, "keepdims")
         total = self.data.sum(axis=axis, keepdims=keepdims)
         count = self.data.size // max(np.size(total), 1)  # entries averaged into each output
         out = total / count  # what np.mean computes, without its Python-level overhead
@@ -400,6 +467,9 @@ class Tensor:
         all to one of them instead; both are valid subgradients, and they differ only on exact ties, which
         are common after a ReLU (many zeros).
         """
+        _check_axis(axis, self.data.ndim, self.data.shape)
+        if keepdims is not False and keepdims is not True:
+            keepdims = check_flag(keepdims, "keepdims")
         x = self.data
         out = x.max(axis=axis, keepdims=keepdims)
 
@@ -455,14 +525,32 @@ class Tensor:
     # --- shape ------------------------------------------------------------------------------
 
     def reshape(self, *shape):
+        """The same entries in a new ``shape`` (integers, or one tuple; one of them may be −1), as ``np.reshape``."""
         shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
-        return Tensor._result(self.data.reshape(shape), (self,), lambda g: (g.reshape(self.shape),), "reshape")
+        try:
+            out = self.data.reshape(shape)
+        except (TypeError, ValueError) as exc:  # NumPy's message names neither the argument nor the sizes
+            raise (TypeError if isinstance(exc, TypeError) else ValueError)(
+                f"shape {shape!r} does not fit a tensor of shape {self.shape} ({self.size} entries); expected "
+                f"integers whose product is {self.size} (one of them may be -1). NumPy says: {exc}"
+            ) from None
+        return Tensor._result(out, (self,), lambda g: (g.reshape(self.shape),), "reshape")
 
     def transpose(self, *axes):
-        """Permute the axes as ``np.transpose``; with no arguments, reverse them."""
+        """Permute the axes as ``np.transpose``; with no arguments, reverse them.
+
+        ``axes`` is a permutation of 0, …, ndim − 1 (negative axes count from the end), given as integers or
+        as one tuple.
+        """
         axes = axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
         axes = tuple(axes) if axes else tuple(reversed(range(self.ndim)))
-        inverse = tuple(np.argsort(axes))  # the permutation that undoes ``axes``
+        ndim = self.data.ndim
+        whole = all(type(a) is int or (isinstance(a, numbers.Integral) and not isinstance(a, bool)) for a in axes)
+        if not whole or sorted(a % ndim if -ndim <= a < ndim else ndim for a in axes) != list(range(ndim)):
+            raise ValueError(f"axes {axes!r} is not a permutation of the {ndim} axes of a tensor of shape "
+                             f"{self.shape}; expected each of 0, …, {ndim - 1} once (negative axes count from the "
+                             "end).")
+        inverse = tuple(np.argsort([a % ndim for a in axes]))  # the permutation that undoes ``axes``
         return Tensor._result(np.transpose(self.data, axes), (self,), lambda g: (np.transpose(g, inverse),),
                               "transpose")
 
@@ -496,6 +584,7 @@ class Tensor:
         A slice that is −inf everywhere (a fully masked row) has no softmax and gives NaN; mask at least
         one entry per row, or drop such rows.
         """
+        _check_axis(axis, self.data.ndim, self.data.shape)
         shifted = self.data - self.data.max(axis=axis, keepdims=True)
         e = np.exp(shifted)
         s = e / e.sum(axis=axis, keepdims=True)
@@ -507,6 +596,7 @@ class Tensor:
 
     def log_softmax(self, axis=-1):
         """x − log Σ exp(x) along ``axis``, stable for large logits."""
+        _check_axis(axis, self.data.ndim, self.data.shape)
         shifted = self.data - self.data.max(axis=axis, keepdims=True)
         out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
 
@@ -520,8 +610,8 @@ class Tensor:
 
         One operation with its own backward pass, rather than the seven that compose it.
         """
-        if not eps > 0:
-            raise ValueError(f"eps must be positive; received {eps}.")
+        _check_axis(axis, self.data.ndim, self.data.shape)
+        eps = check_positive(eps, "eps")
         centred = self.data - self.data.mean(axis=axis, keepdims=True)
         std = np.sqrt((centred**2).mean(axis=axis, keepdims=True) + eps)
         out = centred / std
@@ -532,10 +622,27 @@ class Tensor:
         return Tensor._result(out, (self,), backward, "standardize")
 
     def masked_fill(self, mask, value):
-        """Replace the entries where ``mask`` is True by ``value`` (e.g. −inf before a softmax)."""
-        mask = np.asarray(mask.data if isinstance(mask, Tensor) else mask, dtype=bool)
-        if isinstance(value, Tensor) or not np.isscalar(value):
+        """Replace the entries where ``mask`` is True by ``value`` (e.g. −inf before a softmax).
+
+        Parameters
+        ----------
+        mask : bool array (or 0/1 values) that broadcasts to the tensor's shape
+        value : float
+            A constant; ±inf is allowed (−inf before a softmax gives weight 0), NaN is not.
+        """
+        mask = _bool_mask(mask, "mask")
+        if mask.shape != self.data.shape:
+            try:
+                broadcast = np.broadcast_shapes(mask.shape, self.data.shape)
+            except ValueError:
+                broadcast = None
+            if broadcast != self.data.shape:
+                raise ValueError(f"mask has shape {mask.shape}, which does not broadcast to the tensor's shape "
+                                 f"{self.shape}; expected that shape or one that broadcasts to it.")
+        if isinstance(value, Tensor) or not isinstance(value, numbers.Real):
             raise TypeError(f"value must be a constant number (such as -np.inf); received {type(value).__name__}.")
+        if value != value:
+            raise ValueError("value is NaN; expected a number (±inf allowed). Tensors hold no NaN.")
         out = np.where(mask, value, self.data)
 
         def backward(g):  # filled entries no longer depend on x
@@ -544,9 +651,39 @@ class Tensor:
         return Tensor._result(out, (self,), backward, "masked_fill")
 
 
+def _tensor_list(tensors, name):
+    """A non-empty list of Tensors from a list (or any iterable, read once) of Tensors or arrays, checked by name."""
+    if isinstance(tensors, (str, bytes, Tensor, np.ndarray)) or not hasattr(tensors, "__iter__"):
+        raise TypeError(f"{name} must be a list of Tensors; received {type(tensors).__name__}. "
+                        f"Pass a list, e.g. {name}=[a, b].")
+    tensors = [_tensor_argument(t, f"{name}[{k}]") for k, t in enumerate(tensors)]
+    if not tensors:
+        raise ValueError(f"{name} is empty; expected at least one Tensor to join.")
+    return tensors
+
+
 def concatenate(tensors, axis=0):
-    """Join tensors along an existing axis; each gets its own slice of the gradient back."""
-    tensors = [_as_tensor(t) for t in tensors]
+    """Join tensors along an existing axis; each gets its own slice of the gradient back.
+
+    Parameters
+    ----------
+    tensors : list of Tensor (or arrays)
+        Of equal shapes except along ``axis``.
+    axis : int, default 0
+
+    Returns
+    -------
+    Tensor
+    """
+    tensors = _tensor_list(tensors, "tensors")
+    first = tensors[0].shape
+    _check_axis(axis, len(first), first, what="tensors of shape {}", allow_none=False, allow_tuple=False)
+    joined = axis % len(first)
+    for k, t in enumerate(tensors[1:], start=1):
+        if t.ndim != len(first) or any(n != m for d, (n, m) in enumerate(zip(t.shape, first, strict=True))
+                                       if d != joined):
+            raise ValueError(f"tensors[{k}] has shape {t.shape} but tensors[0] has shape {first}; expected the same "
+                             f"number of axes and the same sizes on every axis except axis={axis}, the one joined.")
     ends = np.cumsum([t.shape[axis] for t in tensors])[:-1]
 
     def backward(g):
@@ -556,8 +693,26 @@ def concatenate(tensors, axis=0):
 
 
 def stack(tensors, axis=0):
-    """Join tensors of equal shape along a new axis."""
-    tensors = [_as_tensor(t) for t in tensors]
+    """Join tensors of equal shape along a new axis.
+
+    Parameters
+    ----------
+    tensors : list of Tensor (or arrays) of one shape S
+    axis : int, default 0
+        Where the new axis goes, in −(len(S) + 1)..len(S).
+
+    Returns
+    -------
+    Tensor of shape S with a new axis of length len(tensors) at ``axis``
+    """
+    tensors = _tensor_list(tensors, "tensors")
+    first = tensors[0].shape
+    _check_axis(axis, len(first) + 1, first, what="the stack of tensors of shape {}", allow_none=False,
+                allow_tuple=False)
+    for k, t in enumerate(tensors[1:], start=1):
+        if t.shape != first:
+            raise ValueError(f"tensors[{k}] has shape {t.shape} but tensors[0] has shape {first}; expected equal "
+                             "shapes (stack adds a new axis; to join along an existing one use concatenate).")
 
     def backward(g):
         return tuple(np.moveaxis(g, axis, 0))
@@ -566,9 +721,32 @@ def stack(tensors, axis=0):
 
 
 def where(condition, a, b):
-    """Entries of ``a`` where ``condition`` holds, of ``b`` elsewhere (all three broadcast)."""
-    condition = np.asarray(condition.data if isinstance(condition, Tensor) else condition, dtype=bool)
-    a, b = _as_tensor(a), _as_tensor(b)
+    """Entries of ``a`` where ``condition`` holds, of ``b`` elsewhere (all three broadcast).
+
+    Parameters
+    ----------
+    condition : bool array (or 0/1 values)
+    a, b : Tensor, array or number
+        A plain number may be ±inf (a fill value); arrays must be finite.
+
+    Returns
+    -------
+    Tensor of the broadcast shape of the three
+    """
+    condition = _bool_mask(condition, "condition")
+    a, b = _tensor_argument(a, "a"), _tensor_argument(b, "b")
+    if not condition.shape == a.shape == b.shape:
+        for name, t in (("a", a), ("b", b)):
+            try:
+                np.broadcast_shapes(condition.shape, t.shape)
+            except ValueError:
+                raise ValueError(f"{name} has shape {t.shape}, which does not broadcast with condition of shape "
+                                 f"{condition.shape}; expected shapes that broadcast together.") from None
+        try:
+            np.broadcast_shapes(condition.shape, a.shape, b.shape)
+        except ValueError:
+            raise ValueError(f"a of shape {a.shape} and b of shape {b.shape} do not broadcast together (with "
+                             f"condition of shape {condition.shape}); expected shapes that broadcast.") from None
 
     def backward(g):
         return _unbroadcast(np.where(condition, g, 0.0), a.shape), _unbroadcast(np.where(condition, 0.0, g), b.shape)

@@ -7,17 +7,20 @@ passed straight to ``regression.predict`` and friends as ``X``.
 
 import numpy as np
 
-from ._validation import as_finite_array, check_positive, check_positive_int
+from ._validation import as_array, as_finite_array, check_positive, check_positive_int
 
 __all__ = ["polynomial_features", "gaussian_basis", "sigmoid_basis"]
 
 
 def _as_inputs(x):
-    """Accept x of shape (N,) or (N, 1); return shape (N,)."""
-    x = np.asarray(x, dtype=np.float64)
+    """Accept finite x of shape (N,) or (N, 1), N >= 1; return shape (N,)."""
+    x = as_array(x, "x")  # float64; a string or a ragged list is refused by name
     if x.ndim == 2 and x.shape[1] == 1:
         x = x[:, 0]
-    return as_finite_array(x, "x", ndim=1)
+    if x.ndim == 2:
+        raise ValueError(f"x must have shape (N,) or (N, 1), one input per example; received shape {x.shape}. "
+                         "A basis expands a single input: pass one column, e.g. X[:, 0].")
+    return as_finite_array(x, "x", ndim=1, allow_empty=False)
 
 
 def polynomial_features(x, degree):
@@ -55,7 +58,7 @@ def gaussian_basis(x, centers, width):
     features : ndarray of shape (N, M)
     """
     x = _as_inputs(x)
-    mu = as_finite_array(centers, "centers", ndim=1)
+    mu = as_finite_array(centers, "centers", ndim=1, allow_empty=False)
     s = check_positive(width, "width")
     return np.exp(-((x[:, None] - mu[None, :]) ** 2) / (2 * s**2))  # (N, M)
 
@@ -76,7 +79,7 @@ def sigmoid_basis(x, centers, width):
     features : ndarray of shape (N, M)
     """
     x = _as_inputs(x)
-    mu = as_finite_array(centers, "centers", ndim=1)
+    mu = as_finite_array(centers, "centers", ndim=1, allow_empty=False)
     s = check_positive(width, "width")
     a = (x[:, None] - mu[None, :]) / s  # (N, M)
     # σ(a) = ½(1 + tanh(a/2)): the same function, with no overflow in exp for large |a|.

@@ -13,7 +13,7 @@ extra code.
 import numpy as np
 
 from ._validation import check_positive_int
-from .autograd import Tensor
+from .autograd import _tensor_argument
 
 __all__ = ["conv2d", "max_pool2d"]
 
@@ -24,6 +24,31 @@ def _patch_index(H, W, kh, kw, stride):
     rows = (np.arange(H_out) * stride)[:, None, None, None] + np.arange(kh)[None, None, :, None]
     cols = (np.arange(W_out) * stride)[None, :, None, None] + np.arange(kw)[None, None, None, :]
     return np.broadcast_to(rows, (H_out, W_out, kh, kw)), np.broadcast_to(cols, (H_out, W_out, kh, kw))
+
+
+def _check_conv2d(x, kernel, bias, stride):
+    """The arguments of :func:`conv2d` as Tensors (and an int), refused by name when their shapes do not fit."""
+    x = _tensor_argument(x, "x", allow_empty=False)
+    kernel = _tensor_argument(kernel, "kernel", allow_empty=False)
+    bias = None if bias is None else _tensor_argument(bias, "bias")
+    stride = check_positive_int(stride, "stride")
+    if x.ndim != 4:
+        raise ValueError(f"x must be a batch of images of shape (N, C, H, W); received shape {x.shape}. "
+                         "For a single image use x[None], for a single channel x[:, None].")
+    if kernel.ndim != 4:
+        raise ValueError(f"kernel must have shape (F, C, kh, kw), F kernels over the C channels of x; received "
+                         f"shape {kernel.shape}.")
+    if kernel.shape[1] != x.shape[1]:
+        raise ValueError(
+            f"kernel has {kernel.shape[1]} channel(s) but x has {x.shape[1]}: expected x of shape (N, C, H, W) and "
+            f"kernel of shape (F, C, kh, kw) with the same C; received x {x.shape} and kernel {kernel.shape}."
+        )
+    (_, _, H, W), (F, _, kh, kw) = x.shape, kernel.shape
+    if kh > H or kw > W:
+        raise ValueError(f"kernel {kh}x{kw} is larger than the image {H}x{W} of x; expected a kernel that fits.")
+    if bias is not None and tuple(bias.shape) != (F,):
+        raise ValueError(f"bias must have shape ({F},), one value per kernel; received shape {tuple(bias.shape)}.")
+    return x, kernel, bias, stride
 
 
 def conv2d(x, kernel, bias=None, *, stride=1):
@@ -40,20 +65,9 @@ def conv2d(x, kernel, bias=None, *, stride=1):
     -------
     out : Tensor of shape (N, F, H_out, W_out), H_out = (H − kh) // stride + 1 (likewise W_out)
     """
-    x = x if isinstance(x, Tensor) else Tensor(x)
-    kernel = kernel if isinstance(kernel, Tensor) else Tensor(kernel)
-    stride = check_positive_int(stride, "stride")
-    if x.ndim != 4 or kernel.ndim != 4 or kernel.shape[1] != x.shape[1]:
-        raise ValueError(
-            f"expected x of shape (N, C, H, W) and kernel of shape (F, C, kh, kw) with the same C; "
-            f"received x {x.shape} and kernel {kernel.shape}."
-        )
+    x, kernel, bias, stride = _check_conv2d(x, kernel, bias, stride)
     N, C, H, W = x.shape
     F, _, kh, kw = kernel.shape
-    if kh > H or kw > W:
-        raise ValueError(f"kernel {kh}x{kw} is larger than the image {H}x{W}.")
-    if bias is not None and tuple(bias.shape) != (F,):
-        raise ValueError(f"bias must have shape ({F},), one value per kernel; received {tuple(bias.shape)}.")
     rows, cols = _patch_index(H, W, kh, kw, stride)
     patches = x[:, :, rows, cols]  # (N, C, H_out, W_out, kh, kw): every window, gathered at once
     patches = patches.transpose(0, 2, 3, 1, 4, 5)  # (N, H_out, W_out, C, kh, kw)
@@ -79,10 +93,14 @@ def max_pool2d(x, size=2):
     out : Tensor of shape (N, C, H // size, W // size)
         The gradient flows to the maximum of each window.
     """
-    x = x if isinstance(x, Tensor) else Tensor(x)
+    x = _tensor_argument(x, "x", allow_empty=False)
     size = check_positive_int(size, "size")
-    if x.ndim != 4 or x.shape[2] % size or x.shape[3] % size:
-        raise ValueError(f"expected x of shape (N, C, H, W) with H and W multiples of {size}; received {x.shape}.")
+    if x.ndim != 4:
+        raise ValueError(f"x must be a batch of images of shape (N, C, H, W); received shape {x.shape}. "
+                         "For a single image use x[None].")
+    if x.shape[2] % size or x.shape[3] % size:
+        raise ValueError(f"x has height {x.shape[2]} and width {x.shape[3]}; expected both to be multiples of "
+                         f"{size} (the window's side, size={size}). Crop x or choose another size.")
     N, C, H, W = x.shape
     windows = x.reshape(N, C, H // size, size, W // size, size)  # split each axis into (block, offset)
     return windows.max(axis=(3, 5))

@@ -8,12 +8,14 @@ truncated copy fails loudly instead of silently changing the book's numbers.
 
 import hashlib
 import math
+import numbers
+import os
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ._validation import check_nonnegative, check_positive_int, check_rng
+from ._validation import _describe, as_finite_array, check_nonnegative, check_positive_int, check_rng
 
 __all__ = [
     "DATA_DIR",
@@ -85,7 +87,14 @@ def _expected_sha256(path):
             f"Checksum file {sums_path} not found, so {path.name} cannot be verified. "
             + _restore_hint(CHECKSUM_FILE)
         )
-    for number, line in enumerate(sums_path.read_text(encoding="ascii").splitlines(), start=1):
+    try:
+        text = sums_path.read_text(encoding="ascii")
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"{sums_path} is not plain ASCII text ({exc.reason} at byte {exc.start}); expected lines "
+            "'<64 hex digits>  <file name>' as written by sha256sum. " + _restore_hint(CHECKSUM_FILE)
+        ) from None
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         digest, sep, name = line.partition("  ")
@@ -112,12 +121,25 @@ def verify_checksum(path):
 
     Raises
     ------
+    TypeError
+        If ``path`` is not a str or a path object.
     FileNotFoundError
         If the file or ``SHA256SUMS`` is missing.
     ValueError
         If ``SHA256SUMS`` has no valid entry for the file, or the file's SHA-256 differs.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a file path (str or pathlib.Path); received {_describe(path)}. "
+                        "Pass e.g. path=DATA_DIR / 'houses.csv'.")
     path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"path {str(path)!r} is not an existing file; expected a data file such as "
+                                "data/houses.csv. " + _restore_hint(path.name))
+    _verify_checksum(path)
+
+
+def _verify_checksum(path):
+    """:func:`verify_checksum` of a ``Path`` built by a loader: the messages name the file, not an argument."""
     if not path.is_file():
         raise FileNotFoundError(f"Data file {path} not found. " + _restore_hint(path.name))
     expected = _expected_sha256(path)
@@ -129,15 +151,91 @@ def verify_checksum(path):
         )
 
 
+def _data_folder(data_dir, name):
+    """The folder to read ``name`` from: ``DATA_DIR`` for None, else ``data_dir``, which must be an existing folder."""
+    if data_dir is None:
+        return DATA_DIR
+    if not isinstance(data_dir, (str, os.PathLike)):
+        raise TypeError(f"data_dir must be a folder path (str or pathlib.Path); received {_describe(data_dir)}. "
+                        "Omit it (data_dir=None) to read the repository's data/ folder.")
+    folder = Path(data_dir)
+    if not folder.is_dir():
+        raise FileNotFoundError(f"data_dir {str(folder)!r} is not an existing folder; expected the folder holding "
+                                f"{name} and {CHECKSUM_FILE}. Omit it (data_dir=None) to read the repository's data/.")
+    return folder
+
+
 def _load_csv(name, dtypes, data_dir):
-    path = Path(DATA_DIR if data_dir is None else data_dir) / name
-    verify_checksum(path)
-    table = pd.read_csv(path, dtype=dtypes)
-    if list(table.columns) != list(dtypes):
-        raise ValueError(
-            f"{path} has columns {list(table.columns)}; expected {list(dtypes)}. " + _restore_hint(name)
-        )
+    path = _data_folder(data_dir, name) / name
+    _verify_checksum(path)
+    table = _read_csv(path, dtypes)
+    _check_columns(path, list(table.columns), dtypes)
     return table
+
+
+def _check_columns(path, columns, dtypes):
+    if columns != list(dtypes):
+        raise ValueError(_columns_message(path, columns, dtypes))
+
+
+def _columns_message(path, columns, dtypes):
+    return f"{path} has columns {columns}; expected {list(dtypes)}. " + _restore_hint(path.name)
+
+
+# What pandas reads as a missing value in a float column (its default na_values), besides the empty field.
+_MISSING = {"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>",
+            "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"}
+
+
+def _read_csv(path, dtypes):
+    """Read the CSV file ``path`` with the column types ``dtypes`` (column -> "int64", "float64" or "str").
+
+    A value that does not parse is reported by file, column, row and line, with how to restore the file; pandas'
+    own message ("invalid literal for int() with base 10: 'abc'") names neither the file nor the column.
+    """
+    try:
+        return pd.read_csv(path, dtype=dtypes)
+    except ValueError as exc:  # pandas.errors.ParserError (a row of the wrong length) is a ValueError too
+        raise ValueError(_parse_failure(path, dtypes, exc)) from exc
+
+
+def _parse_failure(path, dtypes, exc):
+    """The message for a CSV file that pandas could not read with ``dtypes``: the first value that does not parse."""
+    hint = _restore_hint(path.name)
+    try:
+        raw = pd.read_csv(path, dtype=str, keep_default_na=False)  # every field as its text
+    except ValueError:
+        return f"{path} is not a well-formed CSV table ({str(exc).strip()}). " + hint
+    if list(raw.columns) != list(dtypes):
+        return _columns_message(path, list(raw.columns), dtypes)
+    for row, values in enumerate(raw.itertuples(index=False), start=1):
+        for column, value in zip(raw.columns, values, strict=True):
+            kind = dtypes[column]
+            if kind == "int64" and not _is_int_literal(value):
+                expected = "an integer (this column has no missing values)"
+            elif kind == "float64" and not (value.strip() in _MISSING or _is_float_literal(value)):
+                expected = "a number, or an empty field for a missing value"
+            else:
+                continue
+            return (f"{path.name}: the value {value!r} in column {column!r}, data row {row} (line {row + 1} of "
+                    f"{path}), does not parse; expected {expected}. The file is damaged. " + hint)
+    return f"{path} could not be read with the column types {dtypes} ({str(exc).strip()}). " + hint
+
+
+def _is_int_literal(text):
+    try:
+        int(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _is_float_literal(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def load_houses(*, data_dir=None):
@@ -157,7 +255,10 @@ def load_houses(*, data_dir=None):
     Raises
     ------
     FileNotFoundError, ValueError
-        If the file is missing or does not match its checksum (see :func:`verify_checksum`).
+        If ``data_dir`` or the file is missing, the file does not match its checksum (see
+        :func:`verify_checksum`), or a value in it does not parse (named by column and row).
+    TypeError
+        If ``data_dir`` is not a path.
     """
     return _load_csv("houses.csv", HOUSES_DTYPES, data_dir)
 
@@ -179,7 +280,10 @@ def load_paris_apartments(*, data_dir=None):
     Raises
     ------
     FileNotFoundError, ValueError
-        If the file is missing or does not match its checksum (see :func:`verify_checksum`).
+        If ``data_dir`` or the file is missing, the file does not match its checksum (see
+        :func:`verify_checksum`), or a value in it does not parse (named by column and row).
+    TypeError
+        If ``data_dir`` is not a path.
     """
     return _load_csv("paris_apartments.csv", PARIS_DTYPES, data_dir)
 
@@ -208,9 +312,10 @@ def load_penguins(*, drop_missing=True, data_dir=None):
     Raises
     ------
     FileNotFoundError, ValueError
-        If the file is missing or does not match its checksum (see :func:`verify_checksum`).
+        If ``data_dir`` or the file is missing, the file does not match its checksum (see
+        :func:`verify_checksum`), or a value in it does not parse (named by column and row).
     TypeError
-        If ``drop_missing`` is not a bool.
+        If ``data_dir`` is not a path, or ``drop_missing`` is not a bool.
     """
     if not isinstance(drop_missing, bool):
         raise TypeError(f"drop_missing must be True or False; received {drop_missing!r}.")
@@ -245,9 +350,14 @@ def make_sine_data(n, *, noise, rng, x_range=(0.0, 1.0)):
     noise = check_nonnegative(noise, "noise")
     rng = check_rng(rng)
     try:
+        if isinstance(x_range, (str, bytes)) or not all(
+            isinstance(v, numbers.Real) and not isinstance(v, bool) for v in x_range
+        ):
+            raise TypeError
         low, high = (float(v) for v in x_range)
     except (TypeError, ValueError):
-        raise ValueError(f"x_range must be a pair of numbers (low, high); received {x_range!r}.") from None
+        raise ValueError(f"x_range must be a pair of numbers (low, high); received {x_range!r}. "
+                         "Pass e.g. x_range=(0.0, 1.0).") from None
     if not (math.isfinite(low) and math.isfinite(high) and low < high):
         raise ValueError(f"x_range must be finite and increasing (low < high); received {x_range!r}.")
     x = np.sort(rng.uniform(low, high, size=n))  # (N,)
@@ -331,6 +441,11 @@ def make_spirals(n_per_class, *, num_classes=3, noise, rng, turns=1.0):
 def load_sunspots(*, data_dir=None):
     """Load 3,177 monthly mean sunspot numbers, January 1749 to September 2013 (WDC-SILSO, via R).
 
+    Parameters
+    ----------
+    data_dir : str or pathlib.Path, optional
+        Folder holding ``sunspots.csv`` and ``SHA256SUMS``; defaults to the repository's ``data/``.
+
     Returns
     -------
     sunspots : pandas.DataFrame of shape (3177, 3)
@@ -339,7 +454,10 @@ def load_sunspots(*, data_dir=None):
     Raises
     ------
     FileNotFoundError, ValueError
-        If the file is missing or does not match its checksum (see :func:`verify_checksum`).
+        If ``data_dir`` or the file is missing, the file does not match its checksum (see
+        :func:`verify_checksum`), or a value in it does not parse (named by column and row).
+    TypeError
+        If ``data_dir`` is not a path.
     """
     return _load_csv("sunspots.csv", SUNSPOT_DTYPES, data_dir)
 
@@ -364,19 +482,15 @@ def make_windows(series, *, window, horizon=1):
     y : ndarray of shape (K,) or (K, D)
         K = T − window − horizon + 1 pairs, in time order.
     """
-    arr = np.asarray(series, dtype=np.float64)
-    if arr.ndim not in (1, 2):
-        raise ValueError(f"series must be 1-D (T,) or 2-D (T, D); received shape {arr.shape}.")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("series contains NaN or infinite values; fill or drop them before windowing.")
+    arr = as_finite_array(series, "series", ndim=(1, 2))  # (T,) or (T, D)
     window = check_positive_int(window, "window")
     horizon = check_positive_int(horizon, "horizon")
     T = arr.shape[0]
     K = T - window - horizon + 1
     if K < 1:
         raise ValueError(
-            f"a series of length {T} has no window of {window} steps with a target {horizon} step(s) ahead; "
-            f"need at least {window + horizon} values."
+            f"series has length {T}, too short for a window of {window} steps with a target {horizon} step(s) "
+            f"ahead; need at least {window + horizon} values. Pass a longer series or a smaller window."
         )
     values = arr[:, None] if arr.ndim == 1 else arr  # (T, D)
     starts = np.arange(K)[:, None] + np.arange(window)[None, :]  # (K, window): all windows at once

@@ -4,18 +4,18 @@ import numbers
 
 import numpy as np
 
-from ._validation import check_rng
-from .autograd import Tensor, where
+from ._validation import as_array, check_finite_values, check_flag, check_rng
+from .autograd import Tensor, _tensor_argument, where
 
 __all__ = ["cross_entropy", "binary_cross_entropy_with_logits", "mse_loss", "dropout"]
 
 
-def _as_tensor(x):
-    return x if isinstance(x, Tensor) else Tensor(x)
-
-
-def _target_array(targets):
-    return np.asarray(targets.data if isinstance(targets, Tensor) else targets)
+def _target_array(targets, name):
+    """Targets as an array: an integer array as it is (the common case, O(1)); other data converted and checked."""
+    t = targets.data if isinstance(targets, Tensor) else targets
+    if isinstance(t, np.ndarray) and t.dtype.kind in "iu":
+        return t
+    return check_finite_values(as_array(t, name), name)
 
 
 def cross_entropy(logits, targets, *, ignore_index=None):
@@ -34,8 +34,13 @@ def cross_entropy(logits, targets, *, ignore_index=None):
     -------
     loss : Tensor of shape ()
     """
-    logits = _as_tensor(logits)
-    t = _target_array(targets)
+    logits = _tensor_argument(logits, "logits")
+    if logits.ndim == 0:
+        raise ValueError("logits is a single number; expected shape (..., K) with the K classes on the last axis.")
+    if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, numbers.Integral)):
+        raise ValueError(f"ignore_index must be an integer (such as -100 for padding) or None; received "
+                         f"{ignore_index!r}.")
+    t = _target_array(targets, "targets")
     K = logits.shape[-1]
     if t.shape != logits.shape[:-1]:
         raise ValueError(
@@ -43,7 +48,8 @@ def cross_entropy(logits, targets, *, ignore_index=None):
             f"{logits.shape[:-1]} (one class index per row of logits)."
         )
     if t.dtype.kind not in "iu" and t.size and not np.all(t == np.round(t)):  # integer arrays need no check
-        raise ValueError("targets must be integer class indices; received non-integer values.")
+        raise ValueError(f"targets must be integer class indices; received non-integer values such as "
+                         f"{t[t != np.round(t)].flat[0]:g}. Encode the classes as 0, …, K − 1.")
     t = t.astype(np.int64).ravel()  # (M,)
     rows = np.arange(t.size) if ignore_index is None else np.flatnonzero(t != ignore_index)  # the kept targets
     if not rows.size:
@@ -75,12 +81,13 @@ def binary_cross_entropy_with_logits(logits, targets):
     -------
     loss : Tensor of shape ()
     """
-    z = _as_tensor(logits)
-    t = np.asarray(_target_array(targets), dtype=np.float64)
+    z = _tensor_argument(logits, "logits")
+    t = np.asarray(_target_array(targets, "targets"), dtype=np.float64)
     if t.shape != z.shape:
         raise ValueError(f"targets have shape {t.shape}; expected the shape of the logits, {z.shape}.")
     if np.any((t < 0) | (t > 1)) or np.isnan(t).any():
-        raise ValueError("targets must lie in [0, 1]; received values outside it (or NaN).")
+        raise ValueError("targets must lie in [0, 1]; received values outside it (or NaN). Use 0/1 labels or "
+                         "probabilities.")
     nonnegative = z.data >= 0
     positive_part = where(nonnegative, z, 0.0)  # max(z, 0), derivative 1 at z = 0
     abs_z = where(nonnegative, z, -z)  # |z|, derivative +1 at z = 0: the same branch
@@ -89,9 +96,19 @@ def binary_cross_entropy_with_logits(logits, targets):
 
 
 def mse_loss(prediction, target):
-    """Mean squared error (1/n) Σ (prediction − target)², over every entry."""
-    prediction = _as_tensor(prediction)
-    target = _as_tensor(target)
+    """Mean squared error (1/n) Σ (prediction − target)², over every entry.
+
+    Parameters
+    ----------
+    prediction : Tensor of any shape
+    target : Tensor or array of the same shape (no broadcasting)
+
+    Returns
+    -------
+    loss : Tensor of shape ()
+    """
+    prediction = _tensor_argument(prediction, "prediction")
+    target = _tensor_argument(target, "target")
     if prediction.shape != target.shape:
         raise ValueError(
             f"prediction has shape {prediction.shape} but target has shape {target.shape}; expected equal shapes "
@@ -111,13 +128,15 @@ def dropout(x, p, *, rng, training):
     x : Tensor
     p : float in [0, 1)
     rng : numpy.random.Generator
+        Checked even when unused (``training=False``), so that a missing generator shows at once.
     training : bool
     """
+    x = _tensor_argument(x, "x")
     if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0.0 <= p < 1.0:
         raise ValueError(f"p must be a probability in [0, 1); received {p!r}.")
-    x = _as_tensor(x)
+    rng = check_rng(rng)
+    training = check_flag(training, "training")
     if not training or p == 0.0:
         return x
-    rng = check_rng(rng)
     keep = rng.random(x.shape) >= p  # (same shape as x)
     return x * (keep / (1.0 - p))

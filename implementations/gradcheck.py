@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ._validation import as_finite_array, check_positive
+from ._validation import _describe, as_array, check_callable, check_finite_any_shape, check_positive
 
 __all__ = ["numerical_gradient", "check_gradient"]
 
@@ -17,28 +17,53 @@ def numerical_gradient(f, x, *, eps=1e-6):
     f : callable
         Maps an array shaped like ``x`` to a scalar.
     x : array_like of any shape
-        Point at which to differentiate (not modified).
+        Point at which to differentiate (not modified): finite numbers, at least one.
     eps : float, default 1e-6
         Step ε > 0.
 
     Returns
     -------
     grad : ndarray, same shape as x
+
+    Raises
+    ------
+    TypeError
+        If ``f`` is not callable or does not return a scalar.
+    ValueError
+        If ``f`` returns NaN or ±inf near ``x``, which would make the gradient NaN or ±inf.
     """
-    x = np.array(x, dtype=np.float64)  # a copy we may perturb in place
-    x = as_finite_array(x, "x", ndim=x.ndim)
+    f = check_callable(f, "f", what="a scalar function of an array")
+    x = np.array(check_finite_any_shape(x, "x"))  # a copy we may perturb in place
     eps = check_positive(eps, "eps")
+    return _numerical_gradient(f, x, eps)
+
+
+def _numerical_gradient(f, x, eps):
+    """:func:`numerical_gradient` on checked inputs; ``x`` is a float64 copy, perturbed in place and restored."""
     grad = np.empty_like(x)
     flat_x, flat_grad = x.reshape(-1), grad.reshape(-1)  # views into x and grad
     for k in range(flat_x.size):
         original = flat_x[k]
         flat_x[k] = original + eps
-        f_plus = float(f(x))
+        f_plus = _scalar(f(x))
         flat_x[k] = original - eps
-        f_minus = float(f(x))
+        f_minus = _scalar(f(x))
         flat_x[k] = original
         flat_grad[k] = (f_plus - f_minus) / (2 * eps)
+    if not np.isfinite(grad).all():
+        k = int(np.flatnonzero(~np.isfinite(grad))[0])
+        raise ValueError(f"f returned NaN or ±inf at x ± eps in entry {k} of x (flattened), so the gradient is not "
+                         "finite there; expected finite values. Check f near x, or move x away from a singularity.")
     return grad
+
+
+def _scalar(value):
+    """A value of f as a float, or a TypeError naming f when it is not a scalar."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"f must return a scalar; received {_describe(value)}. Reduce it to one number, "
+                        "e.g. with .sum() or .mean().") from None
 
 
 def check_gradient(f, grad_f, x, *, eps=1e-6):
@@ -52,20 +77,28 @@ def check_gradient(f, grad_f, x, *, eps=1e-6):
     f : callable
         Scalar function of an array shaped like ``x``.
     grad_f : callable
-        Its claimed gradient, returning an array shaped like ``x``.
-    x : array_like
+        Its claimed gradient, returning a finite array shaped like ``x``.
+    x : array_like of any shape
+        Finite numbers, at least one.
     eps : float, default 1e-6
 
     Returns
     -------
     error : float
     """
-    analytic = np.asarray(grad_f(np.array(x, dtype=np.float64)), dtype=np.float64)
-    numeric = numerical_gradient(f, x, eps=eps)
+    f = check_callable(f, "f", what="a scalar function of an array")
+    grad_f = check_callable(grad_f, "grad_f", what="the gradient function of f")
+    x = check_finite_any_shape(x, "x")
+    eps = check_positive(eps, "eps")
+    analytic = as_array(grad_f(np.array(x)), "grad_f(x)")  # a copy: grad_f cannot change x
+    numeric = _numerical_gradient(f, np.array(x), eps)
     if analytic.shape != numeric.shape:
         raise ValueError(
             f"grad_f returned shape {analytic.shape} but x has shape {numeric.shape}; "
             "expected a gradient with one entry per entry of x."
         )
+    if not np.isfinite(analytic).all():
+        raise ValueError(f"grad_f returned {int(np.sum(~np.isfinite(analytic)))} NaN or infinite value(s) at x; "
+                         "expected a finite gradient. Check grad_f at this x.")
     denominator = np.maximum(np.abs(analytic) + np.abs(numeric), 1e-8)
     return float(np.max(np.abs(analytic - numeric) / denominator))

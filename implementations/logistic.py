@@ -13,7 +13,14 @@ are re-exported here, so ``from implementations import logistic`` gives the whol
 import numpy as np
 
 from ._descent import descend
-from ._validation import check_nonnegative, check_positive, check_positive_int, check_w, check_X_labels
+from ._validation import (
+    check_finite_any_shape,
+    check_nonnegative,
+    check_positive,
+    check_positive_int,
+    check_w,
+    check_X_labels,
+)
 from .metrics import accuracy, confusion_matrix, precision_recall_f1
 from .perceptron import perceptron
 from .regression import add_bias
@@ -57,30 +64,25 @@ def sigmoid(z):
     """The logistic sigmoid σ(z) = 1 / (1 + e^(−z)), eq. (2.1), without overflow.
 
     For z ≥ 0 it evaluates 1 / (1 + e^(−z)) and for z < 0 the equal e^z / (1 + e^z), so ``exp``
-    only ever sees −abs(z) ≤ 0: no overflow warning, and the limits σ(±∞) = 1, 0 come out exactly.
+    only ever sees −abs(z) ≤ 0: no overflow warning, and at large abs(z) the values round to exactly 1 and 0.
 
     Parameters
     ----------
     z : float or array_like of any shape
-        Logits; ±inf are allowed, NaN is not.
+        Logits: finite numbers, at least one.
 
     Returns
     -------
     s : float or ndarray of the shape of ``z``
         Values in [0, 1].
     """
-    z_arr = np.asarray(z, dtype=np.float64)
-    if np.isnan(z_arr).any():
-        raise ValueError(
-            f"z contains {int(np.isnan(z_arr).sum())} NaN value(s); expected numbers (±inf allowed). "
-            "Check the weights and features that produced the logits."
-        )
+    z_arr = check_finite_any_shape(z, "z")  # float64; no NaN, no inf
     s = _sigmoid(z_arr)
     return float(s) if s.ndim == 0 else s
 
 
 def _sigmoid(z_arr):
-    """σ of a float array known to hold no NaN: the two branches of :func:`sigmoid`, without its checks."""
+    """σ of a float array known to hold no NaN (±inf give 1 and 0): :func:`sigmoid` without its checks."""
     return _sigmoid_from(z_arr, np.exp(-np.abs(z_arr)))  # e^(−|z|) in [0, 1]: never overflows
 
 
@@ -95,15 +97,14 @@ def log_sigmoid(z):
     Parameters
     ----------
     z : float or array_like of any shape
+        Logits: finite numbers, at least one.
 
     Returns
     -------
     float or ndarray of the shape of ``z``
         Values ≤ 0; ≈ z for very negative z, ≈ −e^(−z) for large z.
     """
-    z_arr = np.asarray(z, dtype=np.float64)
-    if np.isnan(z_arr).any():
-        raise ValueError(f"z contains {int(np.isnan(z_arr).sum())} NaN value(s); expected numbers.")
+    z_arr = check_finite_any_shape(z, "z")  # float64; no NaN, no inf
     out = np.minimum(z_arr, 0.0) - np.log1p(np.exp(-np.abs(z_arr)))
     return float(out) if out.ndim == 0 else out
 
@@ -257,6 +258,33 @@ def _cost_and_gradient(Phi, y, w, l2):
     return J, grad
 
 
+def _gradient_and_hessian(Phi, y, w, l2):
+    """:func:`logistic_gradient` and :func:`logistic_hessian` at once, on checked inputs: one Newton step.
+
+    Parameters
+    ----------
+    Phi : ndarray of shape (N, m + 1)
+        Design matrix, bias column first.
+    y : ndarray of shape (N,)
+        Labels 0 or 1.
+    w : ndarray of shape (m + 1,)
+    l2 : float
+
+    Returns
+    -------
+    grad : ndarray of shape (m + 1,)
+    H : ndarray of shape (m + 1, m + 1)
+    """
+    N = Phi.shape[0]
+    mu = _sigmoid(Phi @ w)  # (N,) σ of the logits
+    grad = Phi.T @ (mu - y) / N  # (m + 1,), eq. (2.7)
+    grad[1:] += l2 / N * w[1:]
+    r = mu * (1.0 - mu)  # (N,) diagonal of R
+    H = (Phi.T * r) @ Phi / N  # (m + 1, m + 1), eq. (2.8)
+    H[1:, 1:] += l2 / N * np.eye(Phi.shape[1] - 1)
+    return grad, H
+
+
 def fit_logistic(X, y, *, eta, num_iters, l2=0.0, w_init=None):
     """Batch gradient descent w ← w − η∇J(w) on the cross-entropy cost, eqs. (2.5) and (2.7).
 
@@ -329,16 +357,17 @@ def fit_logistic_newton(X, y, *, l2=0.0, num_iters):
     X, y = check_X_labels(X, y, num_classes=2)
     l2 = check_nonnegative(l2, "l2")
     num_iters = check_positive_int(num_iters, "num_iters")
+    Phi = add_bias(X)  # (N, m + 1), built once for all the steps
     w = np.zeros(X.shape[1] + 1)
     for k in range(num_iters):
-        H = logistic_hessian(X, y, w, l2=l2)  # (m + 1, m + 1)
+        grad, H = _gradient_and_hessian(Phi, y, w, l2)  # (m + 1,), (m + 1, m + 1): eqs. (2.7), (2.8)
         if np.linalg.cond(H) > 1e12:
             raise ValueError(
                 f"the Hessian is singular at Newton step {k + 1} (condition number {np.linalg.cond(H):.2g}); "
                 "expected an invertible one. The classes are probably linearly separable, so without "
                 "regularization the weights grow without bound: pass l2 > 0 (or check for duplicate features)."
             )
-        step = np.linalg.solve(H, logistic_gradient(X, y, w, l2=l2))  # H⁻¹∇J without an inverse
+        step = np.linalg.solve(H, grad)  # H⁻¹∇J without an inverse
         w -= step
         if np.max(np.abs(step)) <= 1e-12 * (1.0 + np.max(np.abs(w))):
             break

@@ -7,9 +7,19 @@ row comes out, as in the design matrix of chapter 1. All randomness comes from a
 
 import numpy as np
 
-from ._validation import check_positive, check_positive_int, check_rng
+from ._validation import (
+    _describe,
+    as_array,
+    check_finite_values,
+    check_flag,
+    check_ids,
+    check_last_dim,
+    check_positive,
+    check_positive_int,
+    check_rng,
+)
 from .attention import layer_norm
-from .autograd import Tensor
+from .autograd import Tensor, _tensor_argument
 
 __all__ = ["Module", "Linear", "Embedding", "LayerNorm", "MLP", "Sequential", "ACTIVATIONS"]
 
@@ -53,19 +63,28 @@ class Module:
                 )
 
     def named_parameters(self, prefix="", _seen=None):
-        """Yield (dotted name, Tensor) for every parameter, sub-modules included, in a stable order.
+        """An iterator of (dotted name, Tensor) for every parameter, sub-modules included, in a stable order.
 
         A parameter shared by two layers (tied weights) is listed once, under its first name, so that an
         optimizer updates it once per step.
+
+        Parameters
+        ----------
+        prefix : str, default ""
+            Put in front of every name (e.g. "encoder.").
         """
-        seen = set() if _seen is None else _seen
+        if not isinstance(prefix, str):
+            raise TypeError(f"prefix must be a string put in front of every name; received {_describe(prefix)}.")
+        return self._named_parameters(prefix, set() if _seen is None else _seen)
+
+    def _named_parameters(self, prefix, seen):
         for name, value in self._children():
             if isinstance(value, Tensor):
                 if value.requires_grad and id(value) not in seen:
                     seen.add(id(value))
                     yield prefix + name, value
             else:
-                yield from value.named_parameters(prefix=f"{prefix}{name}.", _seen=seen)
+                yield from value._named_parameters(f"{prefix}{name}.", seen)
 
     def parameters(self):
         """The parameters as a list, in the order of :meth:`named_parameters`."""
@@ -76,8 +95,9 @@ class Module:
             p.grad = None
 
     def train(self, mode=True):
-        """Switch this module and its sub-modules to training mode (dropout on)."""
-        self.training = bool(mode)
+        """Switch this module and its sub-modules to training mode (dropout on), or with ``mode=False`` off."""
+        mode = check_flag(mode, "mode")
+        self.training = mode
         for _, value in self._children():
             if isinstance(value, Module):
                 value.train(mode)
@@ -92,16 +112,32 @@ class Module:
         return {name: p.data.copy() for name, p in self.named_parameters()}
 
     def load_state_dict(self, state):
-        """Copy values saved by :meth:`state_dict` into the parameters; names and shapes must match."""
+        """Copy values saved by :meth:`state_dict` into the parameters.
+
+        Parameters
+        ----------
+        state : dict of name -> array
+            One finite array per parameter, under the names and with the shapes of :meth:`state_dict`. Every entry
+            is checked before any is loaded, so a refused state leaves the module unchanged.
+        """
+        if not isinstance(state, dict):
+            raise TypeError(f"state must be a dict of parameter name -> array, as returned by state_dict(); "
+                            f"received {_describe(state)}.")
         own = dict(self.named_parameters())
-        missing, unexpected = sorted(set(own) - set(state)), sorted(set(state) - set(own))
+        missing, unexpected = sorted(set(own) - set(state)), sorted(set(state) - set(own), key=str)
         if missing or unexpected:
-            raise KeyError(f"state_dict does not match the module: missing {missing}, unexpected {unexpected}.")
+            raise ValueError(f"state does not match the module: missing {missing}, unexpected {unexpected}. Load a "
+                             "state_dict() saved from a module of the same architecture.")
+        values = {}
         for name, p in own.items():
-            value = np.asarray(state[name], dtype=np.float64)
+            key = f"state[{name!r}]"
+            value = as_array(state[name], key)
             if value.shape != p.shape:
-                raise ValueError(f"{name} has shape {p.shape}; the state_dict holds shape {value.shape}.")
-            p.data = value.copy()
+                raise ValueError(f"{key} has shape {value.shape}; expected the parameter's shape {p.shape}. Load a "
+                                 "state_dict() saved from a module of the same sizes.")
+            values[name] = check_finite_values(value, key)  # a Tensor holds no NaN; a weight of inf is no weight
+        for name, p in own.items():
+            p.data = values[name].copy()
             p.grad = None
 
 
@@ -116,11 +152,19 @@ class Linear(Module):
       half of their inputs.
 
     The bias starts at 0.
+
+    Parameters
+    ----------
+    in_features, out_features : int >= 1
+    bias : bool, default True
+    rng : numpy.random.Generator
+    init : {"xavier", "he"}, default "xavier"
     """
 
     def __init__(self, in_features, out_features, *, bias=True, rng, init="xavier"):
         fan_in = check_positive_int(in_features, "in_features")
         fan_out = check_positive_int(out_features, "out_features")
+        bias = check_flag(bias, "bias")
         rng = check_rng(rng)
         if init == "xavier":
             limit = np.sqrt(6.0 / (fan_in + fan_out))
@@ -134,11 +178,22 @@ class Linear(Module):
         self.in_features, self.out_features = fan_in, fan_out
 
     def forward(self, x):
-        x = x if isinstance(x, Tensor) else Tensor(x)
-        if x.shape[-1] != self.in_features:
-            raise ValueError(
-                f"Linear expects inputs with {self.in_features} features in the last axis; received shape {x.shape}."
-            )
+        """y = x W + b.
+
+        Parameters
+        ----------
+        x : Tensor or array of shape (..., in_features)
+
+        Returns
+        -------
+        Tensor of shape (..., out_features)
+        """
+        x = _tensor_argument(x, "x", allow_empty=False)
+        check_last_dim(x, "x", self.in_features, "the layer's in_features")
+        return self._forward(x)
+
+    def _forward(self, x):
+        """forward without the checks, for a caller that has made x a Tensor of the right width."""
         y = x @ self.W  # (..., out)
         return y + self.b if self.b is not None else y
 
@@ -152,13 +207,31 @@ class Embedding(Module):
         self.W = Tensor(check_rng(rng).normal(size=(self.num_embeddings, dim)), requires_grad=True)
 
     def forward(self, indices):
-        idx = np.asarray(indices.data if isinstance(indices, Tensor) else indices)
-        if idx.size and (not np.all(idx == np.round(idx)) or idx.min() < 0 or idx.max() >= self.num_embeddings):
-            raise ValueError(
-                f"indices must be integers in 0..{self.num_embeddings - 1}; received values from "
-                f"{idx.min()} to {idx.max()}."
-            )
-        return self.W[idx.astype(np.int64)]  # (..., dim): gradient rows scatter-add back into W
+        """Rows of ``W`` for ``indices``.
+
+        Parameters
+        ----------
+        indices : int array of any shape (...), values 0, …, num_embeddings − 1
+
+        Returns
+        -------
+        Tensor of shape (..., embedding_dim)
+        """
+        idx = indices.data if isinstance(indices, Tensor) else indices
+        if isinstance(idx, np.ndarray) and idx.dtype.kind in "iu":  # integers: only the range to check
+            if idx.size == 0:
+                raise ValueError(f"indices is empty (shape {idx.shape}); expected at least one token id.")
+            low, high = idx.min(), idx.max()
+            if low < 0 or high >= self.num_embeddings:
+                raise ValueError(
+                    f"indices must be integers in 0..{self.num_embeddings - 1}; received values from {low} to "
+                    f"{high}. The table has num_embeddings={self.num_embeddings} rows: map the tokens to 0.."
+                    f"{self.num_embeddings - 1}, or make the table larger."
+                )
+            idx = idx.astype(np.int64)
+        else:
+            idx = check_ids(idx, "indices", vocab_size=self.num_embeddings)
+        return self.W[idx]  # (..., dim): gradient rows scatter-add back into W
 
 
 class LayerNorm(Module):
@@ -175,13 +248,20 @@ class LayerNorm(Module):
         self.beta = Tensor(np.zeros(dim), requires_grad=True)
 
     def forward(self, x):
+        """Normalize ``x`` of shape (..., dim) over its last axis; the result has the same shape."""
+        x = _tensor_argument(x, "x", allow_empty=False)
+        check_last_dim(x, "x", self.gamma.shape[0], "the layer's dim")
         return layer_norm(x, self.gamma, self.beta, eps=self.eps)
 
 
 class Sequential(Module):
-    """Apply modules (or plain functions of a Tensor) one after the other."""
+    """Apply modules (or plain functions of a Tensor) one after the other: ``Sequential(layer_1, layer_2, ...)``."""
 
     def __init__(self, *layers):
+        for k, layer in enumerate(layers):
+            if not callable(layer):
+                raise TypeError(f"layers[{k}] must be a Module or a function of a Tensor (such as Tensor.relu); "
+                                f"received {_describe(layer)}.")
         self.layers = list(layers)
 
     def _children(self):
@@ -190,6 +270,8 @@ class Sequential(Module):
                 yield f"layers.{k}", layer
 
     def forward(self, x):
+        """The layers applied in order to ``x`` (a Tensor or an array)."""
+        x = _tensor_argument(x, "x", allow_empty=False)
         for layer in self.layers:
             x = layer(x)
         return x
@@ -204,7 +286,9 @@ class MLP(Module):
     """
 
     def __init__(self, sizes, *, activation="relu", rng):
-        sizes = [check_positive_int(s, "sizes[k]") for s in sizes]
+        if isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__iter__"):
+            raise TypeError(f"sizes must be a list of layer widths [d_0, …, d_M]; received {_describe(sizes)}.")
+        sizes = [check_positive_int(s, f"sizes[{k}]") for k, s in enumerate(sizes)]
         if len(sizes) < 2:
             raise ValueError(f"sizes needs at least an input and an output size; received {sizes}.")
         if activation not in ACTIVATIONS:
@@ -215,10 +299,13 @@ class MLP(Module):
         self.layers = [Linear(a, b, rng=rng, init=init) for a, b in zip(sizes[:-1], sizes[1:], strict=True)]
 
     def forward(self, x):
+        """The network's output for ``x`` of shape (..., d_0): a Tensor of shape (..., d_M)."""
+        x = _tensor_argument(x, "x", allow_empty=False)
+        check_last_dim(x, "x", self.layers[0].in_features, "the network's input size sizes[0]")
         act = ACTIVATIONS[self.activation]
         for layer in self.layers[:-1]:
-            x = act(layer(x))
-        return self.layers[-1](x)
+            x = act(layer._forward(x))
+        return self.layers[-1]._forward(x)
 
     @classmethod
     def stack(cls, networks):
@@ -239,13 +326,24 @@ class MLP(Module):
         -------
         MLP
         """
+        if isinstance(networks, (str, bytes, MLP)) or not hasattr(networks, "__iter__"):
+            raise TypeError(f"networks must be a non-empty list of MLP objects; received {_describe(networks)}.")
         networks = list(networks)
-        if not networks or not all(isinstance(net, MLP) for net in networks):
-            raise TypeError("networks must be a non-empty list of MLP objects.")
+        if not networks:
+            raise TypeError("networks must be a non-empty list of MLP objects; received an empty one.")
+        for k, net in enumerate(networks):
+            if not isinstance(net, MLP):
+                raise TypeError(f"networks must be a non-empty list of MLP objects; networks[{k}] is "
+                                f"{_describe(net)}.")
         sizes = [[(layer.in_features, layer.out_features, layer.b is not None) for layer in net.layers]
                  for net in networks]
-        if any(s != sizes[0] for s in sizes) or any(net.activation != networks[0].activation for net in networks):
-            raise ValueError("the networks must have the same layer sizes, biases and activation to be stacked.")
+        for k, net in enumerate(networks):
+            if sizes[k] != sizes[0] or net.activation != networks[0].activation:
+                raise ValueError(
+                    f"networks[{k}] has layers (in, out, bias) {sizes[k]} and activation {net.activation!r}, but "
+                    f"networks[0] has {sizes[0]} and {networks[0].activation!r}: the networks must have the same layer "
+                    "sizes, biases and activation to be stacked."
+                )
         stacked = cls.__new__(cls)
         stacked.activation = networks[0].activation
         stacked.layers = []

@@ -1,17 +1,40 @@
 """Optimizers with the update rules of ``torch.optim.SGD`` and ``torch.optim.Adam``, and gradient clipping."""
 
+import math
+import numbers
+
 import numpy as np
 
-from ._validation import check_nonnegative, check_positive
+from ._validation import _describe, check_nonnegative, check_positive
 from .autograd import Tensor
 
 __all__ = ["SGD", "Adam", "clip_grad_norm"]
 
 
-def _check_params(params):
+def _check_params(params, *, need_grad=True):
+    """params as a non-empty list of Tensors (with requires_grad=True when ``need_grad``).
+
+    A one-shot iterator (a generator) is refused: an optimizer or a clipping loop reads the parameters on every
+    step, and a generator would be empty after the first pass.
+    """
+    if isinstance(params, Tensor) or isinstance(params, (str, bytes)) or not hasattr(params, "__iter__"):
+        raise TypeError(f"params must be a list of Tensors (model.parameters()); received {_describe(params)}. "
+                        "Wrap a single Tensor in a list: [p].")
+    if iter(params) is params:
+        raise TypeError(f"params must be a list of Tensors (model.parameters()); received a one-shot iterator "
+                        f"({type(params).__name__}), which would be used up after one pass. Pass a list instead, "
+                        "e.g. params=list(...) or params=model.parameters().")
     params = list(params)
-    if not params or not all(isinstance(p, Tensor) and p.requires_grad for p in params):
-        raise ValueError("params must be a non-empty list of Tensors with requires_grad=True (model.parameters()).")
+    if not params:
+        raise ValueError("params is empty; expected a non-empty list of Tensors with requires_grad=True "
+                         "(model.parameters()).")
+    for k, p in enumerate(params):
+        if not isinstance(p, Tensor):
+            raise TypeError(f"params[{k}] is {_describe(p)}; expected a non-empty list of Tensors with "
+                            "requires_grad=True (model.parameters()). Wrap arrays: Tensor(a, requires_grad=True).")
+        if need_grad and not p.requires_grad:
+            raise ValueError(f"params[{k}] has requires_grad=False; expected a non-empty list of Tensors with "
+                             "requires_grad=True (model.parameters()), the ones a loss gives gradients to.")
     return params
 
 
@@ -20,17 +43,37 @@ class _Optimizer:
 
     One vector operation over all P entries costs far less than the same operation repeated on every
     parameter, and each entry is still updated by exactly the same arithmetic.
+
+    The learning rate ``lr`` is checked whenever it is set, also later (``optimizer.lr = ...`` in a schedule):
+    a finite number > 0, and at most ``max_lr`` where the update rule has a sane range.
     """
+
+    max_lr = None  # the largest sane learning rate (None: no bound)
+    _lr_reason = ""  # why, for the error message
 
     def __init__(self, params, lr, weight_decay):
         self.params = _check_params(params)
-        self.lr = check_positive(lr, "lr")
+        self.lr = lr
         self.weight_decay = check_nonnegative(weight_decay, "weight_decay")
         ends = np.cumsum([p.size for p in self.params])
         self._spans = [slice(end - p.size, end) for p, end in zip(self.params, ends, strict=True)]  # entries of p
         self.size = int(ends[-1])  # P
 
+    @property
+    def lr(self):
+        """The learning rate η."""
+        return self._lr
+
+    @lr.setter
+    def lr(self, value):
+        value = check_positive(value, "lr")
+        if self.max_lr is not None and value > self.max_lr:
+            raise ValueError(f"lr must be at most {self.max_lr:g} for {type(self).__name__}; received {value:g}. "
+                             f"{self._lr_reason} Try lr=1e-3 to 1e-2.")
+        self._lr = value
+
     def zero_grad(self):
+        """Forget the gradients of every parameter (set ``.grad`` to None) before the next backward pass."""
         for p in self.params:
             p.grad = None
 
@@ -49,7 +92,8 @@ class _Optimizer:
         g = np.concatenate([p.grad.reshape(-1) for p, _ in live] + [np.zeros(0)])  # (P,)
         if not np.isfinite(g).all():
             raise FloatingPointError(
-                "a gradient contains NaN or inf; the loss diverged. Lower the learning rate or clip the gradients."
+                f"a gradient contains NaN or inf; the loss diverged. The learning rate lr={self.lr:g} is probably "
+                f"too large: try lr={self.lr / 10:g}, or clip the gradients (clip_grad_norm)."
             )
         if self.weight_decay:
             g = g + self.weight_decay * np.concatenate([p.data.reshape(-1) for p, _ in live] + [np.zeros(0)])
@@ -71,6 +115,16 @@ class SGD(_Optimizer):
     """SGD with optional momentum, eq. (3.7), as ``torch.optim.SGD`` (dampening 0, not Nesterov).
 
     g = ∇L + λθ;  b ← μ b + g (b = g at the first step);  θ ← θ − η b  (plain θ ← θ − η g when μ = 0).
+
+    Parameters
+    ----------
+    params : list of Tensor
+        The parameters (``model.parameters()``), a list rather than a one-shot generator.
+    lr : float > 0
+        Any finite size: SGD's step scales with the gradient, so a too-large lr shows as a gradient that grows
+        to inf, and :meth:`step` raises FloatingPointError then.
+    momentum : float >= 0, default 0
+    weight_decay : float >= 0, default 0
     """
 
     def __init__(self, params, lr, *, momentum=0.0, weight_decay=0.0):
@@ -94,13 +148,33 @@ class Adam(_Optimizer):
 
     The step count t is the optimizer's: it equals PyTorch's count for every parameter that has had a
     gradient at every step (the usual case); PyTorch counts separately for a parameter that has not.
+
+    The learning rate must lie in (0, 1]. Adam's step m̂ / (√v̂ + ε) is about ±1 in every entry whatever the
+    scale of the gradient (g / (|g| + ε) ≈ sign(g) at the first step), so each step moves every parameter by about η:
+    η = 1 already moves weights of order 1 by their own size, and a larger η (say 1e6) throws them to
+    1e6 and beyond without ever making a gradient non-finite, so the divergence would go unnoticed.
+
+    Parameters
+    ----------
+    params : list of Tensor
+        The parameters (``model.parameters()``), a list rather than a one-shot generator.
+    lr : float in (0, 1], default 1e-3
+    betas : pair of floats in [0, 1), default (0.9, 0.999)
+    eps : float > 0, default 1e-8
+    weight_decay : float >= 0, default 0
     """
+
+    max_lr = 1.0
+    _lr_reason = ("Adam moves every parameter by about lr per step whatever the gradient, so a larger lr throws "
+                  "the weights far away without a non-finite gradient to warn of it.")
 
     def __init__(self, params, lr=1e-3, *, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):
         super().__init__(params, lr, weight_decay)
+        if isinstance(betas, (str, bytes)) or not hasattr(betas, "__len__") or len(betas) != 2:
+            raise ValueError(f"betas must be a pair (beta1, beta2) of numbers in [0, 1); received {betas!r}.")
         beta1, beta2 = betas
-        if not (0.0 <= beta1 < 1.0 and 0.0 <= beta2 < 1.0):
-            raise ValueError(f"betas must both lie in [0, 1); received {betas!r}.")
+        if not all(isinstance(b, numbers.Real) and not isinstance(b, bool) and 0.0 <= b < 1.0 for b in betas):
+            raise ValueError(f"betas must both lie in [0, 1); received {betas!r}. Typical: betas=(0.9, 0.999).")
         self.beta1, self.beta2 = float(beta1), float(beta2)
         self.eps = check_positive(eps, "eps")
         self.m = np.zeros(self.size)  # (P,) first moments of all parameter entries
@@ -121,11 +195,27 @@ def clip_grad_norm(params, max_norm):
     """Rescale all gradients together so that their joint Euclidean norm is at most ``max_norm``.
 
     As ``torch.nn.utils.clip_grad_norm_``: the scale is max_norm / (norm + 1e-6), applied only when
-    it is below 1. Returns the norm before clipping.
+    it is below 1.
+
+    Parameters
+    ----------
+    params : list of Tensor
+        A list (read twice: once for the norm, once to clip), not a one-shot generator. Parameters without a
+        gradient are skipped.
+    max_norm : float > 0
+
+    Returns
+    -------
+    float
+        The norm before clipping. A NaN or infinite norm raises FloatingPointError: the loss diverged.
     """
+    params = _check_params(params, need_grad=False)
     max_norm = check_positive(max_norm, "max_norm")
     grads = [p.grad for p in params if p.grad is not None]
     total = float(np.sqrt(sum(np.sum(g**2) for g in grads)))
+    if not math.isfinite(total):
+        raise FloatingPointError(f"the gradients of params have a norm of {total}: a gradient holds NaN or inf, "
+                                 "the loss diverged. Lower the learning rate.")
     scale = max_norm / (total + 1e-6)
     if scale < 1.0:
         for p in params:

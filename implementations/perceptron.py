@@ -36,6 +36,11 @@ def perceptron(X, y, *, epochs, eta=1.0, rng=None):
     w : ndarray of shape (m + 1,)
     mistakes_per_epoch : ndarray of shape (E,), int64
         Updates made in each pass, E ≤ ``epochs``; it ends with 0 exactly when the data were separated.
+
+    Raises
+    ------
+    ValueError
+        If the weights overflow to ±inf, which only an η near the largest float can cause.
     """
     X, y = check_X_labels(X, y, num_classes=2)
     epochs = check_positive_int(epochs, "epochs")
@@ -46,7 +51,7 @@ def perceptron(X, y, *, epochs, eta=1.0, rng=None):
     N = Phi.shape[0]
     w = np.zeros(Phi.shape[1])  # (m + 1,)
     mistakes_per_epoch = []
-    for _ in range(epochs):
+    for epoch in range(epochs):
         order = np.arange(N) if rng is None else rng.permutation(N)
         mistakes = 0
         for phi_i, y_i in zip(Phi[order], y[order].tolist(), strict=True):  # rows φ⁽ⁱ⁾ (m + 1,), labels as ints
@@ -54,6 +59,11 @@ def perceptron(X, y, *, epochs, eta=1.0, rng=None):
             if y_hat != y_i:
                 w += eta * (y_i - y_hat) * phi_i  # eq. (2.10)
                 mistakes += 1
+        if not np.isfinite(w).all():  # η only rescales w, so this is overflow, not a too-large step
+            raise ValueError(
+                f"the perceptron's weights overflowed in epoch {epoch + 1}: the learning rate eta={eta:g} is too "
+                "large. Starting from w = 0, eta only rescales the weights; use the default eta=1.0."
+            )
         mistakes_per_epoch.append(mistakes)
         if mistakes == 0:
             break

@@ -17,7 +17,7 @@ def standardize(X, *, mean=None, std=None):
     ----------
     X : array_like of shape (N, m)
     mean, std : array_like of shape (m,), optional
-        Statistics to use; by default computed from ``X`` (``std`` with ddof=0).
+        Statistics to use, finite and ``std`` > 0; by default computed from ``X`` (``std`` with ddof=0).
 
     Returns
     -------
@@ -28,10 +28,11 @@ def standardize(X, *, mean=None, std=None):
     X = check_X(X)
     m = X.shape[1]
     mean = X.mean(axis=0) if mean is None else as_finite_array(mean, "mean", ndim=1)
-    std = X.std(axis=0) if std is None else as_finite_array(std, "std", ndim=1)
+    std = X.std(axis=0) if std is None else _check_std(std)
     for name, stat in (("mean", mean), ("std", std)):
         if stat.shape != (m,):
-            raise ValueError(f"{name} has shape {stat.shape} but X has {m} columns; expected shape ({m},).")
+            raise ValueError(f"{name} has shape {stat.shape} but X has {m} columns; expected shape ({m},). "
+                             "Pass the mean and std that standardize returned for the training set.")
     if np.any(std <= 0):
         cols = np.flatnonzero(std <= 0).tolist()
         raise ValueError(
@@ -53,7 +54,7 @@ def unstandardize_weights(w_std, mean, std):
     w_std : array_like of shape (m + 1,)
         Weights fitted on standardized features, bias first.
     mean, std : array_like of shape (m,)
-        The statistics returned by ``standardize``.
+        The statistics returned by ``standardize`` (``std`` > 0).
 
     Returns
     -------
@@ -61,7 +62,7 @@ def unstandardize_weights(w_std, mean, std):
     """
     w_std = as_finite_array(w_std, "w_std", ndim=1)
     mean = as_finite_array(mean, "mean", ndim=1)
-    std = as_finite_array(std, "std", ndim=1)
+    std = _check_std(std)
     if not (w_std.shape[0] == mean.shape[0] + 1 == std.shape[0] + 1):
         raise ValueError(
             f"w_std has {w_std.shape[0]} entries, mean {mean.shape[0]} and std {std.shape[0]}; "
@@ -70,6 +71,18 @@ def unstandardize_weights(w_std, mean, std):
     slopes = w_std[1:] / std  # (m,)
     bias = w_std[0] - slopes @ mean
     return np.r_[bias, slopes]
+
+
+def _check_std(std):
+    """A given ``std``: a 1-D array of finite standard deviations, every one > 0 (each divides a column)."""
+    std = as_finite_array(std, "std", ndim=1)
+    if np.any(std <= 0):
+        cols = np.flatnonzero(std <= 0).tolist()
+        raise ValueError(
+            f"std has the value(s) {std[cols].tolist()} at position(s) {cols}; expected standard deviations > 0. "
+            "Pass the std returned by standardize (which refuses a constant column: drop it first)."
+        )
+    return std
 
 
 def train_test_split(X, y, *, test_fraction, rng):

@@ -126,6 +126,13 @@ def compute_cost(X, y, w, *, l2=0.0, average=False):
     return float(J / X.shape[0]) if average else float(J)
 
 
+def _cost(X, y, w, l2, average):
+    """:func:`compute_cost` on checked inputs, the same arithmetic: for loops that evaluate it once per epoch."""
+    residual = y - (w[0] + X @ w[1:])  # e = y − ŷ: (N,)
+    J = 0.5 * residual @ residual + 0.5 * l2 * w[1:] @ w[1:]
+    return float(J / X.shape[0]) if average else float(J)
+
+
 def compute_gradient(X, y, w, *, l2=0.0, average=False):
     """Gradient ∇J(w) = −Φᵀ(y − Φw) + λI′w, eqs. (1.11) and (1.21).
 
@@ -191,6 +198,7 @@ def gradient_descent(X, y, w_init, *, eta, num_iters, l2=0.0, average=True, tol=
     eta = check_positive(eta, "eta")
     num_iters = check_positive_int(num_iters, "num_iters")
     l2 = check_nonnegative(l2, "l2")
+    average = check_flag(average, "average")
     if tol is not None:
         tol = check_nonnegative(tol, "tol")
 
@@ -252,7 +260,7 @@ def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):
     Phi = add_bias(X)  # (N, m + 1)
     penalty = (l2 / N) * np.r_[0.0, np.ones(X.shape[1])]  # (m + 1,): (λ/N) × diagonal of I′, each step's share
 
-    cost_start = compute_cost(X, y, w, l2=l2, average=True)
+    cost_start = _cost(X, y, w, l2, average=True)  # compute_cost on the checked inputs
     cost_history = []
     for epoch in range(epochs):
         order = rng.permutation(N)
@@ -262,7 +270,7 @@ def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):
             residual = y_epoch[start : start + batch_size] - Phi_B @ w  # (|B|,)
             grad = -Phi_B.T @ residual / residual.size + penalty * w  # (m + 1,)
             w -= eta * grad
-        cost = compute_cost(X, y, w, l2=l2, average=True)
+        cost = _cost(X, y, w, l2, average=True)
         if not np.isfinite(cost) or cost > 100 * cost_start:
             raise ValueError(
                 f"SGD diverged in epoch {epoch + 1}: the averaged cost reached {cost:.4g} "

@@ -1,13 +1,13 @@
 """Loss functions of the residual e = y − ŷ, and robust regression by reweighted least squares.
 
-Every loss ρ acts elementwise on residuals of any shape; its mean over the training set is the
+Every loss ρ acts elementwise on residuals of any shape (finite, at least one); its mean over the training set is the
 cost (so ``mse(e).mean()`` is the MSE of eq. (1.23)). Each has its derivative ψ = ρ′ beside it,
 which is what fitting needs.
 """
 
 import numpy as np
 
-from ._validation import as_finite_array, check_positive, check_positive_int
+from ._validation import check_finite_any_shape, check_nonnegative, check_positive, check_positive_int
 
 __all__ = [
     "mse",
@@ -23,8 +23,8 @@ __all__ = [
 
 
 def _residuals(e):
-    e = np.asarray(e, dtype=np.float64)
-    return as_finite_array(e, "e", ndim=e.ndim)
+    """Residuals of any shape as a float64 array: finite, at least one."""
+    return check_finite_any_shape(e, "e")
 
 
 def mse(e):
@@ -130,7 +130,7 @@ def fit_robust(X, y, *, loss, delta=1.0, num_iters=100, tol=1e-10):
     num_iters : int, default 100
         Maximum number of reweighting steps.
     tol : float, default 1e-10
-        Stop when no weight moves by more than ``tol * (1 + max|w|)``.
+        Stop when no weight moves by more than ``tol * (1 + max|w|)``; a finite number >= 0.
 
     Returns
     -------
@@ -144,10 +144,11 @@ def fit_robust(X, y, *, loss, delta=1.0, num_iters=100, tol=1e-10):
     """
     from .regression import add_bias, normal_equations  # regression re-exports this module
 
-    if loss not in _LOSSES:
-        raise ValueError(f"loss must be one of {_LOSSES}; received {loss!r}.")
+    if not isinstance(loss, str) or loss not in _LOSSES:
+        raise ValueError(f"loss must be one of {_LOSSES}; received {loss!r}. Pass one of those names.")
     delta = check_positive(delta, "delta")
     num_iters = check_positive_int(num_iters, "num_iters")
+    tol = check_nonnegative(tol, "tol")
     w = normal_equations(X, y)  # validates X and y; the least-squares start
     if loss == "mse":
         return w

@@ -16,15 +16,32 @@ this small.
 
 import numpy as np
 
-from ._validation import check_positive_int, check_rng
-from .autograd import Tensor, concatenate, stack, where
+from ._validation import (
+    _describe,
+    as_array,
+    check_finite_number,
+    check_finite_values,
+    check_flag,
+    check_positive_int,
+    check_rng,
+)
+from .autograd import Tensor, _tensor_argument, concatenate, stack, where
 from .nn import Module
 
 __all__ = ["RNN", "LSTM", "GRU", "chrono_init", "rnn_bptt", "parameter_count"]
 
 
 def parameter_count(module):
-    """Number of trainable numbers (weights and biases) in ``module``."""
+    """Number of trainable numbers (weights and biases) in ``module``.
+
+    Parameters
+    ----------
+    module : Module
+        A layer or a model (anything with a ``parameters()`` method that lists Tensors).
+    """
+    if not callable(getattr(module, "parameters", None)):
+        raise TypeError(f"module must be a Module (a layer or a model with a parameters() method); received "
+                        f"{_describe(module)}. Pass the model itself, e.g. parameter_count(model).")
     return int(sum(p.size for p in module.parameters()))
 
 
@@ -40,33 +57,56 @@ def _sigmoid(a):
 
 
 def _check_input(x, input_size, lengths):
-    """x as a Tensor of shape (B, T, D) and, if given, lengths as ints in 1..T; plus the (B, T) mask."""
-    x = x if isinstance(x, Tensor) else Tensor(x)
-    if x.ndim != 3 or x.shape[2] != input_size:
-        raise ValueError(
-            f"x must have shape (B, T, {input_size}) (batch, time, features); received {x.shape}. "
-            "For a single sequence use x[None]."
-        )
+    """x as a Tensor of shape (B, T, D) and, if given, lengths as ints in 1..T; plus the (B, T) mask.
+
+    Once per call of a cell: a Tensor costs O(1) checks; other data are converted and checked for NaN and inf once.
+    """
+    x = _tensor_argument(x, "x")
+    if x.ndim != 3:
+        hint = " For a single sequence use x[None]." if x.ndim == 2 else ""
+        raise ValueError(f"x must have shape (B, T, {input_size}) (batch, time, features); received {x.shape}.{hint}")
+    if x.shape[2] != input_size:
+        raise ValueError(f"x must have {input_size} entries along its last axis (the cell's input_size, D); received "
+                         f"shape {x.shape}. Build the cell with input_size={x.shape[2]}, or pass {input_size} "
+                         "features per step.")
     B, T, _ = x.shape
+    if B == 0 or T == 0:
+        raise ValueError(f"x is empty (shape {x.shape}); expected at least one sequence (B >= 1) of at least one "
+                         "step (T >= 1).")
     if lengths is None:
         return x, None, None
-    lengths = np.asarray(lengths)
-    if lengths.shape != (B,) or not np.all(lengths == np.round(lengths)) or lengths.min() < 1 or lengths.max() > T:
-        raise ValueError(
-            f"lengths must be {B} integers between 1 and T = {T}, one per sequence; received {lengths.tolist()}."
-        )
-    lengths = lengths.astype(np.int64)
+    lengths = _check_lengths(lengths, B, T)
     valid = np.arange(T)[None, :] < lengths[:, None]  # (B, T): True at real steps
     return x, lengths, valid
 
 
-def _state_tensor(value, shape, name):
-    """An initial state as a Tensor of ``shape``: zeros if ``value`` is None, else ``value`` after a shape check."""
+def _check_lengths(lengths, B, T):
+    """The lengths of a padded batch: B integers in 1..T, as int64."""
+    values = as_array(lengths, "lengths")
+    if values.shape != (B,):
+        raise ValueError(f"lengths must hold one length per sequence of x, shape ({B},); received shape "
+                         f"{values.shape}.")
+    check_finite_values(values, "lengths")
+    if not np.all(values == np.round(values)) or values.min() < 1 or values.max() > T:
+        shown = "[" + ", ".join(f"{v:g}" for v in values[:10]) + (", …]" if B > 10 else "]")
+        raise ValueError(f"lengths must be {B} integers between 1 and T = {T}, one per sequence; received {shown}. "
+                         "A sequence's length counts its real steps, padding excluded.")
+    return values.astype(np.int64)
+
+
+def _state_tensor(value, shape, name, *, argument=None):
+    """An initial state as a Tensor of ``shape``: zeros if ``value`` is None, else ``value`` after a shape check.
+
+    ``argument`` is the caller's argument that holds the state when it is not ``name`` itself (the LSTM's ``state``).
+    """
     if value is None:
         return Tensor(np.zeros(shape))
-    value = value if isinstance(value, Tensor) else Tensor(value)
+    where = f" (in {argument})" if argument else ""
+    value = _tensor_argument(value, name + where)
     if value.shape != shape:
-        raise ValueError(f"{name} must have shape {shape}; received {value.shape}. Pass one state per sequence.")
+        fix = f"Pass {argument}=(h0, c0) with" if argument else "Pass"
+        raise ValueError(f"{name} must have shape {shape}; received {value.shape}. {fix} one state of the cell's "
+                         f"width ({shape[1]}) per sequence of x ({shape[0]}).")
     return value
 
 
@@ -106,7 +146,7 @@ class RNN(Module):
         self.input_size = check_positive_int(input_size, "input_size")
         self.hidden_size = H = check_positive_int(hidden_size, "hidden_size")
         rng = check_rng(rng)
-        self.bidirectional = bool(bidirectional)
+        self.bidirectional = check_flag(bidirectional, "bidirectional")
         self.W_xh = _uniform(rng, (self.input_size, H), H)  # (D, H)
         self.W_hh = _uniform(rng, (H, H), H)  # (H, H)
         self.b_h = Tensor(np.zeros(H), requires_grad=True)  # (H,)
@@ -183,8 +223,7 @@ class LSTM(Module):
         self.input_size = D = check_positive_int(input_size, "input_size")
         self.hidden_size = H = check_positive_int(hidden_size, "hidden_size")
         rng = check_rng(rng)
-        if not np.isfinite(forget_bias):
-            raise ValueError(f"forget_bias must be a finite number (1 or 2 are usual); received {forget_bias}.")
+        forget_bias = check_finite_number(forget_bias, "forget_bias")  # 1 or 2 are usual
         for gate in self.GATES:
             setattr(self, f"W_{gate}", _uniform(rng, (H + D, H), H))
         for gate in self.GATES:
@@ -209,11 +248,14 @@ class LSTM(Module):
         """
         x, _, valid = _check_input(x, self.input_size, lengths)
         B, H = x.shape[0], self.hidden_size
+        return_gates = check_flag(return_gates, "return_gates")
         if state is not None and not (isinstance(state, (tuple, list)) and len(state) == 2):
+            shape = f" of shape {np.shape(state)}" if isinstance(state, (np.ndarray, Tensor)) else ""
             raise ValueError(f"state must be a tuple (h0, c0) of two arrays of shape ({B}, {H}); "
-                             f"received {type(state).__name__}.")
+                             f"received {type(state).__name__}{shape}. An LSTM carries two states: pass "
+                             "state=(h0, c0), e.g. the second value returned by the previous call.")
         h0, c0 = (None, None) if state is None else state
-        h0, c0 = _state_tensor(h0, (B, H), "h0"), _state_tensor(c0, (B, H), "c0")
+        h0, c0 = _state_tensor(h0, (B, H), "h0", argument="state"), _state_tensor(c0, (B, H), "c0", argument="state")
         # fused: (H + D, 4H) and (4H,), the three sigmoid gates first
         W = concatenate([self.W_f, self.W_i, self.W_o, self.W_c], axis=1)
         b = concatenate([self.b_f, self.b_i, self.b_o, self.b_c], axis=0)
@@ -340,9 +382,12 @@ def chrono_init(lstm, max_lag, *, rng):
     rng : numpy.random.Generator
     """
     if not isinstance(lstm, LSTM):
-        raise TypeError(f"chrono_init needs an LSTM; received {type(lstm).__name__}.")
-    if not np.isfinite(max_lag) or max_lag <= 2:
-        raise ValueError(f"max_lag must be a finite number of steps greater than 2; received {max_lag}.")
+        raise TypeError(f"lstm must be an LSTM (chrono_init sets its forget and input gates); received "
+                        f"{type(lstm).__name__}.")
+    max_lag = check_finite_number(max_lag, "max_lag")
+    if max_lag <= 2:
+        raise ValueError(f"max_lag must be a finite number of steps greater than 2; received {max_lag:g}. It is the "
+                         "longest dependency expected, e.g. the length of the sequences.")
     rng = check_rng(rng)
     b_f = np.log(rng.uniform(1.0, max_lag - 1.0, size=lstm.hidden_size))  # (H,)
     lstm.b_f.data = b_f
@@ -378,6 +423,7 @@ class GRU(Module):
         """Run over the sequences; returns ``(outputs (B, T, H), h_T (B, H))``, plus the gates {"z", "r"} if asked."""
         x, _, valid = _check_input(x, self.input_size, lengths)
         B, H = x.shape[0], self.hidden_size
+        return_gates = check_flag(return_gates, "return_gates")
         h0 = _state_tensor(h0, (B, H), "h0")
         W_zr = concatenate([self.W_z, self.W_r], axis=1)  # (H + D, 2H): both gates in one product
         b_zr = concatenate([self.b_z, self.b_r], axis=0)  # (2H,)
@@ -484,16 +530,40 @@ def _gru_backward(grad, saved, W_zr, W_h, valid, *, x_bar_needed):
     return x_bar, W_zr_bar, b_zr_bar, W_h_bar, b_h_bar, h_bar
 
 
+def _finite(a, name, axes):
+    """``a`` as a finite float array with one axis per symbol in ``axes`` (e.g. ("B", "T", "D"))."""
+    arr = as_array(a, name)
+    if arr.ndim != len(axes):
+        shape = f"({axes[0]},)" if len(axes) == 1 else f"({', '.join(axes)})"
+        hint = f" For a single sequence use {name}[None]." if axes[:2] == ("B", "T") and arr.ndim == 2 else ""
+        raise ValueError(f"{name} must be a {len(axes)}-D array {shape}; received shape {arr.shape}.{hint}")
+    return check_finite_values(arr, name)
+
+
 def _bptt_arrays(x, h0, W_xh, W_hh, b_h, dL_dout):
-    """The arguments of :func:`rnn_bptt` as float arrays, after checking that their shapes fit."""
-    x, h0, W_xh, W_hh, b_h, dL_dout = (np.asarray(a, dtype=np.float64) for a in (x, h0, W_xh, W_hh, b_h, dL_dout))
-    B, T, D = x.shape
-    H = W_hh.shape[0]
-    if h0.shape != (B, H) or W_xh.shape != (D, H) or b_h.shape != (H,) or dL_dout.shape != (B, T, H):
-        raise ValueError(
-            f"shapes do not fit: x {x.shape}, h0 {h0.shape}, W_xh {W_xh.shape}, W_hh {W_hh.shape}, b_h {b_h.shape}, "
-            f"dL_dout {dL_dout.shape}; expected (B, T, D), (B, H), (D, H), (H, H), (H,), (B, T, H)."
-        )
+    """The arguments of :func:`rnn_bptt` as finite float arrays, each named when its shape does not fit.
+
+    The sizes come from x (B, T, D) and W_hh (H, H); every other shape is compared with them.
+    """
+    x = _finite(x, "x", ("B", "T", "D"))
+    if 0 in x.shape:
+        raise ValueError(f"x is empty (shape {x.shape}); expected at least one sequence of at least one step with at "
+                         "least one feature.")
+    W_hh = _finite(W_hh, "W_hh", ("H", "H"))
+    if W_hh.shape[0] != W_hh.shape[1] or W_hh.shape[0] == 0:
+        raise ValueError(f"W_hh must be a square (H, H) matrix, H >= 1: it maps the state h_(t-1) to the next one; "
+                         f"received shape {W_hh.shape}.")
+    (B, T, D), H = x.shape, W_hh.shape[0]
+    h0, W_xh = _finite(h0, "h0", ("B", "H")), _finite(W_xh, "W_xh", ("D", "H"))
+    b_h, dL_dout = _finite(b_h, "b_h", ("H",)), _finite(dL_dout, "dL_dout", ("B", "T", "H"))
+    expected = {"h0": (h0, (B, H), "one state per sequence of x"),
+                "W_xh": (W_xh, (D, H), "the features of x by the width of W_hh"),
+                "b_h": (b_h, (H,), "one bias per unit, the width of W_hh"),
+                "dL_dout": (dL_dout, (B, T, H), "one gradient per output h_t, shaped like the outputs")}
+    for name, (value, shape, what) in expected.items():
+        if value.shape != shape:
+            raise ValueError(f"{name} must have shape {shape} ({what}: x is (B, T, D) = {x.shape}, W_hh is (H, H) = "
+                             f"{W_hh.shape}); received shape {value.shape}.")
     return x, h0, W_xh, W_hh, b_h, dL_dout
 
 

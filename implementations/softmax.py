@@ -7,11 +7,14 @@ Conventions:
 * ``y`` holds integer class labels 0, …, K − 1.
 """
 
+import numbers
+
 import numpy as np
 
 from ._descent import descend
 from ._validation import (
     as_finite_array,
+    check_finite_any_shape,
     check_labels,
     check_nonnegative,
     check_positive,
@@ -52,7 +55,7 @@ def softmax(Z, axis=-1):
     Parameters
     ----------
     Z : array_like of any shape with at least one dimension
-        Logits; for a batch, shape (N, K).
+        Finite logits; for a batch, shape (N, K).
     axis : int, default -1
         The axis holding the K classes.
 
@@ -61,16 +64,22 @@ def softmax(Z, axis=-1):
     P : ndarray of the shape of ``Z``
         Non-negative, summing to 1 along ``axis``.
     """
-    Z = np.asarray(Z, dtype=np.float64)
+    Z = check_finite_any_shape(Z, "Z")  # float64; no NaN, no inf
     if Z.ndim == 0:
-        raise ValueError("Z must have at least one dimension (the classes); received a scalar.")
-    if not np.all(np.isfinite(Z)):
-        raise ValueError(
-            f"Z contains {int(np.sum(~np.isfinite(Z)))} NaN or infinite value(s); expected finite logits."
-        )
+        raise ValueError("Z must have at least one dimension (the classes); received a scalar. "
+                         "Pass the K logits as an array of shape (K,).")
+    _check_axis(axis, Z.shape)
     shifted = Z - Z.max(axis=axis, keepdims=True)  # every entry <= 0
     E = np.exp(shifted)
     return E / E.sum(axis=axis, keepdims=True)
+
+
+def _check_axis(axis, shape):
+    """``axis`` must index one of the axes of an array of ``shape`` (negative values count from the end)."""
+    ndim = len(shape)
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral) or not -ndim <= axis < ndim:
+        raise ValueError(f"axis must be an integer from {-ndim} to {ndim - 1}, an axis of Z (shape {shape}); "
+                         f"received {axis!r}. Use axis=-1 when the classes are along the last axis.")
 
 
 def _log_softmax(Z):
@@ -95,6 +104,8 @@ def one_hot(y, num_classes):
     """
     num_classes = check_positive_int(num_classes, "num_classes")
     y = check_labels(y, "y", num_classes=num_classes)
+    if y.shape[0] == 0:
+        raise ValueError("y is empty (shape (0,)); expected at least one label to encode.")
     T = np.zeros((y.shape[0], num_classes))
     T[np.arange(y.shape[0]), y] = 1.0
     return T

@@ -10,9 +10,19 @@ from collections import Counter
 
 import numpy as np
 
-from ._validation import check_positive_int, check_rng
+from ._validation import (
+    _describe,
+    as_finite_array,
+    check_diverged,
+    check_flag,
+    check_ids,
+    check_positive,
+    check_positive_int,
+    check_rng,
+    check_str_list,
+)
 from .autograd import _add_at_rows
-from .logistic import log_sigmoid, sigmoid
+from .logistic import _sigmoid
 
 __all__ = ["tokenize", "Vocabulary", "one_hot", "tfidf", "cosine_similarity", "sgns_loss", "Word2Vec"]
 
@@ -23,11 +33,21 @@ _SKLEARN_TOKEN = re.compile(r"(?u)\b\w\w+\b")  # TfidfVectorizer's default token
 def tokenize(text):
     """Lower-cased words (with an apostrophe part, as in "don't") and single punctuation marks, in order.
 
+    Parameters
+    ----------
+    text : str
+        One piece of text; tokenize a list of texts one at a time.
+
+    Returns
+    -------
+    list of str
+
     >>> tokenize("I need to run to catch the bus!")
     ['i', 'need', 'to', 'run', 'to', 'catch', 'the', 'bus', '!']
     """
     if not isinstance(text, str):
-        raise TypeError(f"tokenize expects a str; received {type(text).__name__}.")
+        hint = " Tokenize each text on its own: [tokenize(t) for t in texts]." if isinstance(text, list) else ""
+        raise TypeError(f"text must be a str; received {_describe(text)}.{hint}")
     return _WORD_OR_SYMBOL.findall(text.lower())
 
 
@@ -38,8 +58,9 @@ class Vocabulary:
 
     Parameters
     ----------
-    tokens : iterable of str
-        The tokens of a training text (repeats count towards the frequencies).
+    tokens : list of str
+        The tokens of a training text (repeats count towards the frequencies), e.g. ``tokenize(text)``;
+        a bare string is refused rather than split into characters.
     min_count : int, default 1
         Tokens seen fewer times are left out and encode as ``<unk>``.
 
@@ -54,6 +75,7 @@ class Vocabulary:
     PAD, UNK = "<pad>", "<unk>"
 
     def __init__(self, tokens, *, min_count=1):
+        tokens = check_str_list(tokens, "tokens")
         min_count = check_positive_int(min_count, "min_count")
         counts = Counter(tokens)
         kept = sorted((t for t, c in counts.items() if c >= min_count and t not in (self.PAD, self.UNK)),
@@ -68,14 +90,23 @@ class Vocabulary:
         return len(self.itos)
 
     def encode(self, tokens):
-        """ndarray of int ids, ``<unk>`` for tokens not in the vocabulary."""
+        """The id of each token: ndarray of int64, shape (len(tokens),).
+
+        A token not in the vocabulary encodes as ``<unk>`` (id 1) by design: that is what the ``<unk>`` entry is
+        for. ``tokens`` must be a list of str; a bare string is refused rather than encoded letter by letter.
+        """
+        tokens = check_str_list(tokens, "tokens")
         return np.array([self.stoi.get(t, self.unk_id) for t in tokens], dtype=np.int64)
 
     def decode(self, ids):
-        """List of tokens for integer ids in 0..len − 1."""
-        ids = np.asarray(ids)
-        if ids.size and (ids.min() < 0 or ids.max() >= len(self)):
-            raise ValueError(f"ids must be in 0..{len(self) - 1}; received values from {ids.min()} to {ids.max()}.")
+        """The token of each id: list of str, in the order of ``ids.ravel()``.
+
+        Parameters
+        ----------
+        ids : array_like of int, any shape
+            Integer ids 0, …, len(self) − 1 (integer-valued floats such as 2.0 are accepted), at least one.
+        """
+        ids = check_ids(ids, "ids", vocab_size=len(self))
         return [self.itos[i] for i in ids.ravel()]
 
 
@@ -85,17 +116,16 @@ def one_hot(ids, vocab_size):
     Parameters
     ----------
     ids : array_like of int, any shape
+        Token ids 0, …, vocab_size − 1 (integer-valued floats such as 2.0 are accepted), at least one.
     vocab_size : int
+        V ≥ 1.
 
     Returns
     -------
     ndarray of float, shape ids.shape + (vocab_size,)
     """
     vocab_size = check_positive_int(vocab_size, "vocab_size")
-    ids = np.asarray(ids)
-    if not np.issubdtype(ids.dtype, np.integer) or (ids.size and (ids.min() < 0 or ids.max() >= vocab_size)):
-        raise ValueError(f"ids must be integers in 0..{vocab_size - 1}; received {ids.dtype} values "
-                         f"{ids.min() if ids.size else ''}..{ids.max() if ids.size else ''}.")
+    ids = check_ids(ids, "ids", vocab_size=vocab_size)
     return np.eye(vocab_size)[ids]
 
 
@@ -110,6 +140,7 @@ def tfidf(docs, *, sublinear_tf=False, smooth_idf=True, norm="l2"):
     Parameters
     ----------
     docs : list of str
+        One string per document, at least one document with a term of two or more letters.
     sublinear_tf : bool, default False
     smooth_idf : bool, default True
     norm : {"l2", "l1", None}, default "l2"
@@ -120,14 +151,18 @@ def tfidf(docs, *, sublinear_tf=False, smooth_idf=True, norm="l2"):
     vocabulary : list of str
         The V terms, in alphabetical order (the columns of X).
     """
-    if isinstance(docs, str) or not all(isinstance(d, str) for d in docs):
-        raise TypeError("docs must be a list of strings, one per document.")
-    if norm not in ("l2", "l1", None):
+    if isinstance(docs, str):
+        raise TypeError(f"docs must be a list of strings, one per document; received {_describe(docs)}. "
+                        "Wrap a single document in a list: docs=[text].")
+    docs = check_str_list(docs, "docs", what="document string")
+    sublinear_tf, smooth_idf = check_flag(sublinear_tf, "sublinear_tf"), check_flag(smooth_idf, "smooth_idf")
+    if not (norm is None or (isinstance(norm, str) and norm in ("l2", "l1"))):
         raise ValueError(f"norm must be 'l2', 'l1' or None; received {norm!r}.")
     tokens = [_SKLEARN_TOKEN.findall(d.lower()) for d in docs]
     vocabulary = sorted({t for doc in tokens for t in doc})
     if not vocabulary:
-        raise ValueError("the documents contain no terms of two or more letters; nothing to weight.")
+        raise ValueError(f"docs ({len(docs)} documents) contain no terms of two or more letters; nothing to "
+                         "weight. Pass at least one document with a word of two or more letters.")
     column = {t: j for j, t in enumerate(vocabulary)}
     counts = np.zeros((len(docs), len(vocabulary)))  # (n, V)
     for i, doc in enumerate(tokens):
@@ -149,20 +184,31 @@ def cosine_similarity(A, B=None):
     Parameters
     ----------
     A : array_like of shape (n, d) or (d,)
+        Finite numbers, no zero row.
     B : array_like of shape (m, d) or (d,), optional
+        Finite numbers, no zero row, the same d as A.
 
     Returns
     -------
     float for two vectors, else ndarray of shape (n, m)
     """
-    A = np.asarray(A, dtype=np.float64)
-    B = A if B is None else np.asarray(B, dtype=np.float64)
+    A = as_finite_array(A, "A", ndim=(1, 2), allow_empty=False)
+    B = A if B is None else as_finite_array(B, "B", ndim=(1, 2), allow_empty=False)
+    if A.shape[-1] != B.shape[-1]:
+        raise ValueError(f"A has vectors of length {A.shape[-1]} (shape {A.shape}) but B of length {B.shape[-1]} "
+                         f"(shape {B.shape}); expected the same length d. Compare vectors of one space.")
+    return _cosine_similarity(A, B, names=("A", "B"))
+
+
+def _cosine_similarity(A, B, *, names=None):
+    """:func:`cosine_similarity` of finite float arrays of matching width; zero rows are refused only if ``names``."""
     A2, B2 = np.atleast_2d(A), np.atleast_2d(B)
-    if A2.shape[1] != B2.shape[1]:
-        raise ValueError(f"vectors must have the same length; received {A.shape} and {B.shape}.")
     norm_a, norm_b = np.linalg.norm(A2, axis=1), np.linalg.norm(B2, axis=1)
-    if (norm_a == 0).any() or (norm_b == 0).any():
-        raise ValueError("cosine similarity is undefined for a zero vector.")
+    for name, norms in zip(names or (), (norm_a, norm_b), strict=False):  # no names: no check
+        zero = np.flatnonzero(norms == 0)
+        if zero.size:
+            raise ValueError(f"{name} has {zero.size} zero vector(s), the first at row {zero[0]}; cosine similarity "
+                             "is undefined for a zero vector. Drop those rows first.")
     S = (A2 @ B2.T) / np.outer(norm_a, norm_b)
     return float(S[0, 0]) if A.ndim == 1 and B.ndim == 1 else S
 
@@ -176,6 +222,7 @@ def sgns_loss(v, u_pos, u_neg):
     Parameters
     ----------
     v : ndarray of shape (b, d)
+        Finite, b ≥ 1.
     u_pos : ndarray of shape (b, d)
     u_neg : ndarray of shape (b, k, d)
 
@@ -185,12 +232,31 @@ def sgns_loss(v, u_pos, u_neg):
         Mean of ℓ over the b pairs.
     grads : tuple of ndarrays (dv, du_pos, du_neg), shaped like the arguments, of the mean loss
     """
+    v = as_finite_array(v, "v", ndim=2, allow_empty=False)
+    u_pos = as_finite_array(u_pos, "u_pos", ndim=2)
+    u_neg = as_finite_array(u_neg, "u_neg", ndim=3)
+    if u_pos.shape != v.shape:
+        raise ValueError(f"u_pos has shape {u_pos.shape} but v has shape {v.shape}; expected {v.shape}: one output "
+                         "vector per centre vector, of the same width d.")
+    if u_neg.shape[0] != v.shape[0] or u_neg.shape[2] != v.shape[1]:
+        raise ValueError(f"u_neg has shape {u_neg.shape} but v has shape {v.shape}; expected ({v.shape[0]}, k, "
+                         f"{v.shape[1]}): k noise vectors per centre vector, of the same width d.")
+    return _sgns_loss(v, u_pos, u_neg)
+
+
+def _log_sigmoid(z):
+    """log σ(z) of :func:`implementations.logistic.log_sigmoid`, the same arithmetic, without its NaN scan."""
+    return np.minimum(z, 0.0) - np.log1p(np.exp(-np.abs(z)))
+
+
+def _sgns_loss(v, u_pos, u_neg):
+    """:func:`sgns_loss` of float arrays known to be valid: what :meth:`Word2Vec.fit` calls once per batch."""
     b = len(v)
     s_pos = np.einsum("bd,bd->b", u_pos, v)  # (b,)
     s_neg = np.einsum("bkd,bd->bk", u_neg, v)  # (b, k)
-    loss = -(log_sigmoid(s_pos).sum() + log_sigmoid(-s_neg).sum()) / b
-    g_pos = (sigmoid(s_pos) - 1.0) / b  # ∂ℓ/∂s₊
-    g_neg = sigmoid(s_neg) / b  # ∂ℓ/∂s₋
+    loss = -(_log_sigmoid(s_pos).sum() + _log_sigmoid(-s_neg).sum()) / b
+    g_pos = (_sigmoid(s_pos) - 1.0) / b  # ∂ℓ/∂s₊
+    g_neg = _sigmoid(s_neg) / b  # ∂ℓ/∂s₋
     dv = g_pos[:, None] * u_pos + np.einsum("bk,bkd->bd", g_neg, u_neg)
     return float(loss), (dv, g_pos[:, None] * v, g_neg[:, :, None] * v[:, None, :])
 
@@ -218,18 +284,37 @@ class Word2Vec:
         Learning rate decays linearly from ``lr`` to lr / 100 over the run; mini-batches of ``batch_size``
         (centre, context) pairs are updated together.
 
+        Parameters
+        ----------
+        sentences : list of (str or list of str)
+            The training text, one sentence per entry; a bare string is refused.
+        dim, window, negatives, epochs, batch_size : int
+            Embedding width, context half-width, noise words per pair, passes over the pairs, pairs per
+            update; each ≥ 1.
+        rng : numpy.random.Generator
+        lr : float, default 0.025
+            Initial learning rate, > 0.
+
         Returns
         -------
         self
+
+        Raises
+        ------
+        FloatingPointError
+            If a batch loss is no longer finite or has grown 10⁴-fold from the first batch's (training
+            diverged: ``lr`` is too large).
         """
         dim, window = check_positive_int(dim, "dim"), check_positive_int(window, "window")
         negatives, epochs = check_positive_int(negatives, "negatives"), check_positive_int(epochs, "epochs")
         batch_size = check_positive_int(batch_size, "batch_size")
+        lr = check_positive(lr, "lr")
         rng = check_rng(rng)
-        sentences = [tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
+        sentences = _check_sentences(sentences)
         counts = Counter(t for s in sentences for t in s)
         if len(counts) < 2:
-            raise ValueError(f"need at least two distinct words to learn from; received {len(counts)}.")
+            raise ValueError(f"sentences must hold at least two distinct words to learn from; received "
+                             f"{len(counts)}. Pass more text.")
         self.words = sorted(counts, key=lambda t: (-counts[t], t))
         self.index = {w: i for i, w in enumerate(self.words)}
         V = len(self.words)
@@ -242,7 +327,8 @@ class Word2Vec:
                         centres.append(c)
                         contexts.append(ids[j])
         if not centres:
-            raise ValueError("no (word, context) pairs: every sentence has a single word.")
+            raise ValueError("sentences give no (word, context) pairs: every sentence has a single word. "
+                             "Pass sentences of two or more words.")
         centres, contexts = np.array(centres), np.array(contexts)
         noise = np.array([counts[w] for w in self.words], dtype=np.float64) ** 0.75
         noise /= noise.sum()
@@ -253,7 +339,7 @@ class Word2Vec:
         self.loss_history = []
         n_pairs = len(centres)
         total_steps = epochs * math.ceil(n_pairs / batch_size)
-        step = 0
+        step, first_loss = 0, None
         for _ in range(epochs):
             order = rng.permutation(n_pairs)
             losses = []
@@ -261,14 +347,17 @@ class Word2Vec:
                 batch = order[start : start + batch_size]
                 c, o = centres[batch], contexts[batch]
                 neg = noise_cdf.searchsorted(rng.random((len(batch), negatives)), side="right")  # (b, k)
-                loss, (dv, du_pos, du_neg) = sgns_loss(self.W_in[c], self.W_out[o], self.W_out[neg])
+                loss, (dv, du_pos, du_neg) = _sgns_loss(self.W_in[c], self.W_out[o], self.W_out[neg])
+                try:  # a loss no longer finite, or 10⁴ times the first (that of W_out = 0): lr is too large
+                    check_diverged(loss, first_loss, step=step, rate_name="lr", rate=lr)
+                except FloatingPointError as exc:
+                    raise FloatingPointError(f"{exc} A smaller batch_size={batch_size} helps too: frequent words "
+                                             "get many updates per batch.") from None
+                first_loss = loss if first_loss is None else first_loss
                 rate = lr * (1.0 - 0.99 * step / total_steps) * len(batch)  # gradients are of the mean
                 _add_at_rows(self.W_in, c, -rate * dv)
                 _add_at_rows(self.W_out, o, -rate * du_pos)
                 _add_at_rows(self.W_out, neg, -rate * du_neg)
-                if not np.isfinite(loss):
-                    raise ValueError(f"training diverged (loss {loss}) at step {step} with lr = {lr}; use a "
-                                     "smaller lr or batch_size (frequent words get many updates per batch).")
                 losses.append(loss)
                 step += 1
             self.loss_history.append(float(np.mean(losses)))
@@ -277,19 +366,55 @@ class Word2Vec:
     def _row(self, word):
         if not hasattr(self, "index"):
             raise RuntimeError("call fit() before asking for vectors.")
+        if not isinstance(word, str):
+            raise TypeError(f"word must be a str, one word of the vocabulary; received {_describe(word)}.")
         if word not in self.index:
-            raise KeyError(f"{word!r} is not in the vocabulary of {len(self.words)} words.")
+            raise KeyError(f"word {word!r} is not in the vocabulary of {len(self.words)} words; expected one of "
+                           f"the words of the training sentences (model.words). Check its spelling and case.")
         return self.index[word]
 
     def vector(self, word):
-        """The embedding of ``word``: a copy of its row of ``W_in``, shape (dim,)."""
+        """The embedding of ``word``: a copy of its row of ``W_in``, shape (dim,).
+
+        Raises
+        ------
+        KeyError
+            If ``word`` is not in the vocabulary (``words``).
+        """
         return self.W_in[self._row(word)].copy()
 
     def most_similar(self, word, k=5):
-        """The ``k`` other words with the largest cosine similarity to ``word``: list of (word, similarity)."""
+        """The ``k`` other words with the largest cosine similarity to ``word``: list of (word, similarity).
+
+        Raises
+        ------
+        KeyError
+            If ``word`` is not in the vocabulary (``words``).
+        """
         i = self._row(word)
         k = check_positive_int(k, "k")
-        sims = cosine_similarity(self.W_in[i], self.W_in)[0]  # (V,)
+        sims = _cosine_similarity(self.W_in[i], self.W_in)[0]  # (V,)
         sims[i] = -np.inf
         best = np.argsort(-sims, kind="stable")[:k]
         return [(self.words[j], float(sims[j])) for j in best]
+
+
+def _check_sentences(sentences):
+    """``sentences`` as a list of token lists: each entry a string (tokenized) or a list of str tokens."""
+    if isinstance(sentences, (str, bytes)):
+        raise TypeError(f"sentences must be a list of sentences; received {_describe(sentences)}. "
+                        "Wrap a single sentence in a list: sentences=[text].")
+    try:
+        sentences = list(sentences)
+    except TypeError as exc:
+        raise TypeError(f"sentences must be a list of sentences; received {_describe(sentences)}.") from exc
+    result = []
+    for i, s in enumerate(sentences):
+        if isinstance(s, str):
+            result.append(tokenize(s))
+        elif not isinstance(s, bytes) and hasattr(s, "__iter__") and all(isinstance(t, str) for t in s):
+            result.append(list(s))
+        else:
+            raise TypeError(f"sentences must hold strings or lists of str tokens; entry {i} is {_describe(s)}. "
+                            "Pass each sentence as text or as its list of tokens.")
+    return result

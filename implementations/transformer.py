@@ -2,14 +2,27 @@
 
 Chapter 5 of the book. Inputs are batch first, (B, T, D) Tensors of token vectors. The maths lives in
 :mod:`implementations.attention`; these classes hold the parameters and wire the pieces together.
+A public ``forward`` checks its input once, in the caller's terms (the module's d_model), and calls ``_forward``;
+a model that runs its blocks at every step (and ``TinyGPT.generate``, once per new token) calls ``_forward``.
 """
+
+import numbers
 
 import numpy as np
 
 from . import functional as F
-from ._validation import check_positive_int, check_rng
-from .attention import causal_mask, multi_head_attention, softmax
-from .autograd import Tensor
+from ._validation import (
+    as_array,
+    check_finite_values,
+    check_flag,
+    check_last_dim,
+    check_nonnegative_int,
+    check_positive,
+    check_positive_int,
+    check_rng,
+)
+from .attention import _check_mask, _multi_head_attention, _softmax, causal_mask
+from .autograd import Tensor, _tensor_argument
 from .nn import LayerNorm, Module
 
 __all__ = ["MultiHeadAttention", "FeedForward", "TransformerBlock", "TinyGPT"]
@@ -21,8 +34,21 @@ def _xavier(rng, fan_in, fan_out):
     return Tensor(rng.uniform(-a, a, size=(fan_in, fan_out)), requires_grad=True)
 
 
-def _as_tensor(x):
-    return x if isinstance(x, Tensor) else Tensor(x)
+def _token_input(x, d_model, whose, *, any_nd=False):
+    """The input x of a module as a Tensor of shape (T, D) or (B, T, D) (any (…, D) if ``any_nd``), D = d_model.
+
+    O(1) for a Tensor; other data are converted once and checked for NaN and inf. Shapes are reported in the
+    caller's terms: the module's d_model, never its weights.
+    """
+    x = _tensor_argument(x, "x")
+    if (any_nd and x.ndim == 0) or (not any_nd and x.ndim not in (2, 3)):
+        expected = f"(…, {d_model})" if any_nd else f"(B, T, {d_model}) or (T, {d_model})"
+        hint = " For a single token use x[None]." if x.ndim == 1 else ""
+        raise ValueError(f"x must have shape {expected} (tokens as rows); received shape {x.shape}.{hint}")
+    check_last_dim(x, "x", d_model, f"{whose} d_model")
+    if x.size == 0:
+        raise ValueError(f"x is empty (shape {x.shape}); expected at least one token.")
+    return x
 
 
 class MultiHeadAttention(Module):
@@ -42,25 +68,57 @@ class MultiHeadAttention(Module):
         self.d_model = check_positive_int(d_model, "d_model")
         self.num_heads = check_positive_int(num_heads, "num_heads")
         if d_model % num_heads:
-            raise ValueError(f"num_heads = {num_heads} must divide d_model = {d_model}.")
+            raise ValueError(f"num_heads = {num_heads} must divide d_model = {d_model}; each head works on "
+                             f"d_model / num_heads dimensions. Choose a divisor of {d_model}.")
         rng = check_rng(rng)
         for name in ("W_q", "W_k", "W_v", "W_o"):
             setattr(self, name, _xavier(rng, d_model, d_model))
 
     def forward(self, x, *, mask=None, return_weights=False):
-        """Y = concat(heads) W_o for x of shape (B, T, D) or (T, D); optionally also the (…, h, T, T) weights."""
-        Y, weights = multi_head_attention(_as_tensor(x), self.W_q, self.W_k, self.W_v, self.W_o,
-                                          num_heads=self.num_heads, mask=mask)
+        """Y = concat(heads) W_o, eq. (5.7).
+
+        Parameters
+        ----------
+        x : Tensor or array of shape (B, T, D) or (T, D), D = d_model
+        mask : array of bool, broadcastable to (…, num_heads, T, T), optional
+            True where attention is allowed (see :func:`~implementations.attention.scaled_dot_product_attention`).
+        return_weights : bool, default False
+            Also return the attention weights, an ndarray of shape (…, num_heads, T, T).
+
+        Returns
+        -------
+        Y : Tensor of the shape of ``x``
+        """
+        x = _token_input(x, self.d_model, "the layer's")
+        return_weights = check_flag(return_weights, "return_weights")
+        if mask is not None:
+            *lead, T, _ = x.shape
+            mask = _check_mask(mask, (*lead, self.num_heads, T, T))
+        return self._forward(x, mask=mask, return_weights=return_weights)
+
+    def _forward(self, x, *, mask=None, return_weights=False):
+        """:meth:`forward` without checks, for the blocks that call it at every step."""
+        Y, weights = _multi_head_attention(x, self.W_q, self.W_k, self.W_v, self.W_o, num_heads=self.num_heads,
+                                           mask=mask)
         return (Y, weights.data) if return_weights else Y
 
 
 class FeedForward(Module):
-    """The per-token MLP of a block: FFN(x) = act(x W1 + b1) W2 + b2, in eq. (5.9), with GELU or ReLU."""
+    """The per-token MLP of a block: FFN(x) = act(x W1 + b1) W2 + b2, in eq. (5.9), with GELU or ReLU.
+
+    Parameters
+    ----------
+    d_model, d_ff : int
+        Token width D and hidden width.
+    rng : numpy.random.Generator
+        Xavier-uniform weights; biases start at 0.
+    activation : {"gelu", "relu"}, default "gelu"
+    """
 
     def __init__(self, d_model, d_ff, *, rng, activation="gelu"):
         d_model = check_positive_int(d_model, "d_model")
         d_ff = check_positive_int(d_ff, "d_ff")
-        if activation not in ("gelu", "relu"):
+        if not isinstance(activation, str) or activation not in ("gelu", "relu"):
             raise ValueError(f"activation must be 'gelu' (tanh approximation) or 'relu'; received {activation!r}.")
         rng = check_rng(rng)
         self.activation = activation
@@ -68,6 +126,20 @@ class FeedForward(Module):
         self.W2, self.b2 = _xavier(rng, d_ff, d_model), Tensor(np.zeros(d_model), requires_grad=True)
 
     def forward(self, x):
+        """FFN(x) for every token.
+
+        Parameters
+        ----------
+        x : Tensor or array of shape (…, d_model)
+
+        Returns
+        -------
+        Tensor of the shape of ``x``
+        """
+        return self._forward(_token_input(x, self.W1.shape[0], "the layer's", any_nd=True))
+
+    def _forward(self, x):
+        """:meth:`forward` without checks, for the blocks that call it at every step."""
         hidden = x @ self.W1 + self.b1  # (…, d_ff)
         hidden = hidden.gelu() if self.activation == "gelu" else hidden.relu()
         return hidden @ self.W2 + self.b2
@@ -94,34 +166,38 @@ class TransformerBlock(Module):
     """
 
     def __init__(self, d_model, num_heads, d_ff, *, rng, norm_first=True, activation="gelu", causal=False):
+        check_positive_int(d_model, "d_model")
         rng = check_rng(rng)
-        self.norm_first, self.causal = bool(norm_first), bool(causal)
+        self.norm_first, self.causal = check_flag(norm_first, "norm_first"), check_flag(causal, "causal")
         self.ln1 = LayerNorm(d_model)
         self.attn = MultiHeadAttention(d_model, num_heads, rng=rng)
         self.ln2 = LayerNorm(d_model)
         self.ff = FeedForward(d_model, d_ff, rng=rng, activation=activation)
 
     def forward(self, x, *, return_weights=False):
-        """(B, T, D) or (T, D) -> Tensor of the same shape (and the attention weights if asked)."""
-        x = self._check_input(x)
+        """(B, T, D) or (T, D) -> Tensor of the same shape (and the attention weights if asked).
+
+        Parameters
+        ----------
+        x : Tensor or array of shape (B, T, D) or (T, D), D = d_model
+        return_weights : bool, default False
+            Also return the attention weights, an ndarray of shape (…, num_heads, T, T).
+        """
+        x = _token_input(x, self.attn.d_model, "the block's")
+        return self._forward(x, return_weights=check_flag(return_weights, "return_weights"))
+
+    def _forward(self, x, *, return_weights=False):
+        """:meth:`forward` without checks, for a model that runs its blocks at every step."""
         mask = causal_mask(x.shape[-2]) if self.causal else None
         if self.norm_first:
-            a, weights = self.attn(self.ln1(x), mask=mask, return_weights=True)
+            a, weights = self.attn._forward(self.ln1(x), mask=mask, return_weights=True)
             x = x + a
-            x = x + self.ff(self.ln2(x))
+            x = x + self.ff._forward(self.ln2(x))
         else:
-            a, weights = self.attn(x, mask=mask, return_weights=True)
+            a, weights = self.attn._forward(x, mask=mask, return_weights=True)
             x = self.ln1(x + a)
-            x = self.ln2(x + self.ff(x))
+            x = self.ln2(x + self.ff._forward(x))
         return (x, weights) if return_weights else x
-
-
-    def _check_input(self, x):
-        x = _as_tensor(x)
-        D = self.attn.d_model
-        if x.ndim not in (2, 3) or x.shape[-1] != D:
-            raise ValueError(f"x must be (B, T, {D}) or (T, {D}); received {x.shape}.")
-        return x
 
 
 class TinyGPT(Module):
@@ -145,7 +221,12 @@ class TinyGPT(Module):
         self.vocab_size = check_positive_int(vocab_size, "vocab_size")
         self.block_size = check_positive_int(block_size, "block_size")
         d_model = check_positive_int(d_model, "d_model")
+        num_heads = check_positive_int(num_heads, "num_heads")
         check_positive_int(num_layers, "num_layers")
+        check_positive_int(d_ff, "d_ff")
+        if d_model % num_heads:
+            raise ValueError(f"num_heads = {num_heads} must divide d_model = {d_model}; each head works on "
+                             f"d_model / num_heads dimensions. Choose a divisor of {d_model}.")
         rng = check_rng(rng)
         self.W_te = Tensor(rng.normal(0.0, 0.02, size=(vocab_size, d_model)), requires_grad=True)  # (V, D)
         self.W_pe = Tensor(rng.normal(0.0, 0.02, size=(block_size, d_model)), requires_grad=True)  # (T_max, D)
@@ -153,25 +234,58 @@ class TinyGPT(Module):
         self.ln_f = LayerNorm(d_model)
         self.W_out = Tensor(rng.normal(0.0, 0.02, size=(d_model, vocab_size)), requires_grad=True)  # (D, V)
 
-    def _check_ids(self, idx):
-        idx = np.asarray(idx)
-        if idx.ndim != 2:
-            raise ValueError(f"token ids must have shape (B, T); received {idx.shape}. For one sequence use ids[None].")
-        if idx.shape[1] > self.block_size:
-            raise ValueError(f"sequences of {idx.shape[1]} tokens exceed block_size = {self.block_size}; "
-                             "crop them to the last block_size tokens.")
-        if not np.issubdtype(idx.dtype, np.integer) or idx.min() < 0 or idx.max() >= self.vocab_size:
-            raise ValueError(f"token ids must be integers in 0..{self.vocab_size - 1}; "
-                             f"received {idx.dtype} values from {idx.min()} to {idx.max()}.")
-        return idx
+    def _check_ids(self, idx, name="idx", *, crop=False):
+        """Token ids (B, T) as an int64 array, integers 0..V−1 and, unless ``crop``, T <= block_size.
+
+        An integer array costs a min and a max; other data are converted and checked entry by entry.
+        """
+        V = self.vocab_size
+        if isinstance(idx, np.ndarray) and idx.dtype.kind in "iu":
+            ids = idx
+        else:
+            ids = check_finite_values(as_array(idx.data if isinstance(idx, Tensor) else idx, name), name)
+        if ids.ndim != 2:
+            hint = f" For one sequence use {name}[None]." if ids.ndim == 1 else ""
+            raise ValueError(f"{name} must have shape (B, T) (a batch of sequences of token ids); received shape "
+                             f"{ids.shape}.{hint}")
+        if ids.size == 0:
+            raise ValueError(f"{name} is empty (shape {ids.shape}); expected at least one sequence of at least one "
+                             "token.")
+        if not crop and ids.shape[1] > self.block_size:
+            raise ValueError(f"{name} has sequences of {ids.shape[1]} tokens, more than block_size = "
+                             f"{self.block_size} (the longest context the model reads); crop them to the last "
+                             f"block_size tokens, {name}[:, -{self.block_size}:].")
+        bad = ids.min() < 0 or ids.max() >= V or (ids.dtype.kind == "f" and not np.all(ids == np.round(ids)))
+        if bad:  # only now look at every entry, to say which are wrong
+            outside = (ids < 0) | (ids >= V) | (ids != np.round(ids))
+            shown = ", ".join(f"{v:g}" for v in np.unique(ids[outside])[:5])
+            raise ValueError(f"{name} must hold token ids 0..{V - 1} (integers below vocab_size = {V}); received "
+                             f"{int(outside.sum())} id(s) outside that set, with values {shown}.")
+        return ids.astype(np.int64, copy=False)
 
     def forward(self, idx, *, return_weights=False):
-        """Logits (B, T, V) for token ids (B, T); optionally the attention weights of every layer."""
+        """Next-token logits for every position.
+
+        Parameters
+        ----------
+        idx : int array of shape (B, T), T <= block_size
+            Token ids 0, …, vocab_size − 1.
+        return_weights : bool, default False
+            Also return the attention weights of every layer: a list of ndarrays of shape (B, num_heads, T, T).
+
+        Returns
+        -------
+        logits : Tensor of shape (B, T, V)
+        """
         idx = self._check_ids(idx)
+        return self._forward(idx, return_weights=check_flag(return_weights, "return_weights"))
+
+    def _forward(self, idx, *, return_weights=False):
+        """:meth:`forward` without checks, for :meth:`generate`, which runs it once per new token."""
         x = self.W_te[idx] + self.W_pe[: idx.shape[1]]  # (B, T, D): token + position
         weights = []
         for block in self.blocks:
-            x, w = block(x, return_weights=True)
+            x, w = block._forward(x, return_weights=True)
             weights.append(w)
         logits = self.ln_f(x) @ self.W_out  # (B, T, V)
         return (logits, weights) if return_weights else logits
@@ -181,11 +295,44 @@ class TinyGPT(Module):
 
         Positions whose target equals ``ignore_index`` (e.g. −1 for a prompt that is given, not predicted)
         are left out of the mean.
+
+        Parameters
+        ----------
+        idx : int array of shape (B, T), T <= block_size
+        targets : int array of shape (B, T)
+            Token ids 0, …, vocab_size − 1, or ``ignore_index``.
+        ignore_index : int, optional
+
+        Returns
+        -------
+        loss : Tensor of shape ()
         """
-        targets = np.asarray(targets)
-        if targets.shape != np.shape(idx):
-            raise ValueError(f"targets must have the shape of idx {np.shape(idx)}; received {targets.shape}.")
-        return F.cross_entropy(self(idx), targets, ignore_index=ignore_index)
+        idx = self._check_ids(idx)
+        if ignore_index is not None and (isinstance(ignore_index, bool)
+                                         or not isinstance(ignore_index, numbers.Integral)):
+            raise ValueError(f"ignore_index must be an integer (such as -1 for positions that are not predicted) or "
+                             f"None; received {ignore_index!r}.")
+        self._check_targets(targets, idx.shape, ignore_index)
+        return F.cross_entropy(self._forward(idx), targets, ignore_index=ignore_index)
+
+    def _check_targets(self, targets, shape, ignore_index):
+        """Targets of the shape of idx: token ids 0..V−1, or ``ignore_index``. O(B T), once per call."""
+        t = targets.data if isinstance(targets, Tensor) else targets
+        if not (isinstance(t, np.ndarray) and t.dtype.kind in "iu"):
+            t = check_finite_values(as_array(t, "targets"), "targets")
+        if t.shape != shape:
+            raise ValueError(f"targets must have the shape of idx {shape} (the id that follows each position); "
+                             f"received shape {t.shape}.")
+        V = self.vocab_size
+        outside = ((t < 0) | (t >= V) | (t != np.round(t))) if t.dtype.kind == "f" else (t < 0) | (t >= V)
+        if ignore_index is not None:
+            outside &= t != ignore_index
+        if outside.any():
+            shown = ", ".join(f"{v:g}" for v in np.unique(t[outside])[:5])
+            ignored = "" if ignore_index is None else f" or ignore_index = {ignore_index}"
+            raise ValueError(f"targets must hold token ids 0..{V - 1} (below vocab_size = {V}){ignored}; received "
+                             f"{int(outside.sum())} id(s) outside that set, with values {shown}. Mark positions "
+                             "that are not predicted with ignore_index.")
 
     def generate(self, idx, max_new_tokens, *, rng, temperature=1.0, top_k=None):
         """Sample ``max_new_tokens`` tokens one at a time, each from the model's next-token distribution.
@@ -194,30 +341,37 @@ class TinyGPT(Module):
         are divided by ``temperature`` (lower = more conservative), all but the ``top_k`` largest are
         removed if ``top_k`` is given, and a token is drawn from the softmax with ``rng``.
 
+        Parameters
+        ----------
+        idx : int array of shape (B, T), T >= 1
+            The prompts: token ids 0, …, vocab_size − 1; longer than ``block_size`` is fine (cropped).
+        max_new_tokens : int >= 0
+        rng : numpy.random.Generator
+        temperature : float > 0, default 1.0
+        top_k : int in 1..vocab_size, optional
+
         Returns
         -------
         ndarray of int, shape (B, T + max_new_tokens): the prompt followed by the new tokens
         """
         from .autograd import no_grad
 
-        idx = np.array(idx, dtype=np.int64)
-        if idx.ndim != 2 or idx.shape[1] < 1:
-            raise ValueError(f"the prompt must have shape (B, T) with T ≥ 1; received {idx.shape}.")
-        max_new_tokens = int(max_new_tokens)
-        if max_new_tokens < 0:
-            raise ValueError(f"max_new_tokens must be ≥ 0; received {max_new_tokens}.")
-        if not temperature > 0:
-            raise ValueError(f"temperature must be positive; received {temperature}.")
-        if top_k is not None and not 1 <= top_k <= self.vocab_size:
-            raise ValueError(f"top_k must be between 1 and vocab_size = {self.vocab_size}; received {top_k}.")
+        idx = np.array(self._check_ids(idx, crop=True), dtype=np.int64)
+        max_new_tokens = check_nonnegative_int(max_new_tokens, "max_new_tokens")
+        temperature = check_positive(temperature, "temperature")
+        if top_k is not None:
+            top_k = check_positive_int(top_k, "top_k")
+            if top_k > self.vocab_size:
+                raise ValueError(f"top_k must be between 1 and vocab_size = {self.vocab_size}; received {top_k}. "
+                                 "Pass top_k=None to sample from every token.")
         rng = check_rng(rng)
         for _ in range(max_new_tokens):
             with no_grad():
-                logits = self(idx[:, -self.block_size :]).data[:, -1] / temperature  # (B, V)
+                logits = self._forward(idx[:, -self.block_size :]).data[:, -1] / temperature  # (B, V)
             if top_k is not None:
                 kth = np.sort(logits, axis=-1)[:, -top_k][:, None]
                 logits = np.where(logits < kth, -np.inf, logits)
-            p = softmax(logits)  # (B, V); the removed tokens get probability 0
+            p = _softmax(logits)  # (B, V); the removed tokens get probability 0
             u = rng.random((len(p), 1))
             nxt = np.minimum((p.cumsum(axis=-1) < u).sum(axis=-1), self.vocab_size - 1)  # inverse CDF
             idx = np.concatenate([idx, nxt[:, None]], axis=1)

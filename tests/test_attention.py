@@ -140,3 +140,63 @@ def test_attention_gradients_match_finite_differences():
     assert_gradients_match(lambda x, q, k, v, o: A.multi_head_attention(x, q, k, v, o, num_heads=2, mask=mask)[0],
                            X, *W)
     assert_gradients_match(lambda x, g, b: A.layer_norm(x, g, b), X, rng.normal(size=6), rng.normal(size=6))
+
+
+# --- the input contract (issue 21): bad input is refused by name, in the caller's terms -------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda e: A.softmax(e),
+    lambda e: A.simple_self_attention(e),
+    lambda e: A.scaled_dot_product_attention(e, e, e),
+    lambda e: A.multi_head_attention(e, *[np.eye(4)] * 4, num_heads=2),
+    lambda e: A.layer_norm(e, np.ones(4), np.zeros(4)),
+])
+def test_empty_inputs_are_refused_by_name(call):
+    with pytest.raises(ValueError, match=r"(X|Z|Q) is empty \(shape \(0, 4\)\)"):
+        call(np.zeros((0, 4)))
+
+
+def test_strings_are_refused_before_any_conversion():
+    with pytest.raises(TypeError, match="Z must be a numeric array; received the string"):
+        A.softmax("0.5 0.5")
+    with pytest.raises(TypeError, match="gamma must be a numeric array"):
+        A.layer_norm(np.ones((2, 3)), "ones", np.zeros(3))
+    with pytest.raises(ValueError, match="eps must be a finite number > 0; received 'small'"):
+        A.layer_norm(np.ones((2, 3)), np.ones(3), np.zeros(3), eps="small")
+    with pytest.raises(ValueError, match="T must be an integer >= 1; received '8'"):
+        A.sinusoidal_positional_encoding("8", 4)
+    with pytest.raises(ValueError, match="D must be an integer >= 1; received 4.0"):
+        A.sinusoidal_positional_encoding(8, 4.0)
+
+
+def test_softmax_refuses_nan_and_plus_inf_and_passes_minus_inf_as_documented():
+    Z = np.array([[0.0, -np.inf, 1.0], [2.0, 2.0, -np.inf]])
+    P = A.softmax(Z)
+    np.testing.assert_allclose(P[:, :2], [[1 / (1 + np.e), 0.0], [0.5, 0.5]])
+    with pytest.raises(ValueError, match=r"Z contains 1 NaN or \+inf value\(s\), the first at index \(0, 2\)"):
+        A.softmax(np.array([[0.0, 1.0, np.nan]]))
+    with pytest.raises(ValueError, match=r"Z contains 1 NaN or \+inf"):
+        A.softmax(np.array([[0.0, np.inf]]))
+    with pytest.raises(ValueError, match="−inf everywhere"):
+        A.softmax(np.array([[0.0, 1.0], [-np.inf, -np.inf]]))
+    with pytest.raises(TypeError, match="axis must be an integer"):
+        A.softmax(Z, axis=0.5)
+
+
+def test_a_wrong_input_width_blames_the_input_not_the_weights():
+    rng = np.random.default_rng(9)
+    W = _weights(rng, 4)
+    X = rng.normal(size=(2, 3, 5))  # 5 features for weights made for 4
+    with pytest.raises(ValueError, match=r"X must have 4 entries along its last axis \(the rows of W_q, W_k, W_v, "
+                                         r"W_o\); received shape \(2, 3, 5\)"):
+        A.multi_head_attention(X, *W, num_heads=2)
+    with pytest.raises(ValueError, match=r"X must have 4 entries along its last axis \(the rows of W_q, W_k, W_v\)"):
+        A.self_attention(X, *W[:3])
+    with pytest.raises(ValueError, match=r"W_o must have shape \(4, 4\).*received shape \(5, 4\)"):
+        A.multi_head_attention(X[..., :4], *W[:3], np.zeros((5, 4)), num_heads=2)
+    with pytest.raises(ValueError, match=r"X must have 4 entries along its last axis \(the length of gamma and beta\)"):
+        A.layer_norm(X, np.ones(4), np.zeros(4))
+    with pytest.raises(ValueError, match=r"K must have 5 entries along its last axis \(d_k"):
+        A.scaled_dot_product_attention(X, X[..., :4], X)
+    with pytest.raises(ValueError, match="leading .batch. axes of Q"):
+        A.scaled_dot_product_attention(X, np.zeros((3, 3, 5)), np.zeros((3, 3, 2)))

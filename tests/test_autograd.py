@@ -271,7 +271,7 @@ def test_backward_needs_a_scalar_or_a_gradient():
 def test_bad_data_raises():
     with pytest.raises(ValueError, match="1 NaN"):
         Tensor([1.0, np.nan])
-    with pytest.raises(TypeError, match="numeric array-like"):
+    with pytest.raises(TypeError, match="data must be a numeric array; received the string 'abc'"):
         Tensor("abc")
     with pytest.raises(TypeError, match="constant scalar exponent"):
         Tensor(2.0) ** Tensor(3.0)
@@ -323,7 +323,7 @@ def test_standardize_matches_its_definition_and_finite_differences(axis):
     expected = centred / np.sqrt((centred**2).mean(axis=axis, keepdims=True) + 1e-5)
     np.testing.assert_allclose(Tensor(x).standardize(axis=axis).data, expected, rtol=1e-14)
     assert_gradients_match(lambda t: t.standardize(axis=axis), x)
-    with pytest.raises(ValueError, match="eps must be positive; received 0"):
+    with pytest.raises(ValueError, match=r"eps must be a finite number > 0; received 0"):
         Tensor(x).standardize(eps=0)
 
 
@@ -337,3 +337,67 @@ def test_row_gradients_of_integer_indexing_equal_np_add_at():
     expected = np.zeros((4, 5))
     np.add.at(expected, rows, values)
     np.testing.assert_array_equal(W.grad, expected)
+
+
+# --- bad input is refused by name (issue 21) -----------------------------------------------------
+
+
+def test_backward_refuses_a_string_or_nan_gradient_by_name():
+    y = Tensor([1.0, 2.0], requires_grad=True) * 3.0
+    with pytest.raises(TypeError, match="grad must be a numeric array; received the string 'ones'"):
+        y.backward("ones")
+    with pytest.raises(ValueError, match=r"grad contains 1 NaN or infinite value\(s\)"):
+        y.backward(np.array([1.0, np.nan]))
+
+
+def test_tensor_constructor_names_data_and_requires_grad():
+    with pytest.raises(ValueError, match="data is a ragged nested list"):
+        Tensor([[1.0, 2.0], [3.0]])
+    with pytest.raises(ValueError, match="requires_grad must be True or False; received 'yes'"):
+        Tensor([1.0], requires_grad="yes")
+
+
+def test_a_bad_reshape_or_transpose_names_its_argument():
+    x = Tensor(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match=r"shape \(4, 4\) does not fit a tensor of shape \(2, 3\) \(6 entries\)"):
+        x.reshape(4, 4)
+    with pytest.raises(TypeError, match=r"shape \(1.5, 4\) does not fit"):
+        x.reshape(1.5, 4)
+    with pytest.raises(ValueError, match=r"axes \(0, 0\) is not a permutation of the 2 axes"):
+        x.transpose(0, 0)
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "max", "softmax", "log_softmax", "standardize"])
+def test_a_bad_axis_names_axis(name):
+    x = Tensor(np.zeros((2, 3)))
+    with pytest.raises(TypeError, match=r"axis must be an integer.*; received 1.5"):
+        getattr(x, name)(axis=1.5)
+    with pytest.raises(ValueError, match=r"axis=2 is out of range for a tensor of shape \(2, 3\)"):
+        getattr(x, name)(axis=2)
+
+
+def test_transpose_with_negative_axes_gets_the_right_gradient():
+    assert_gradients_match(lambda t: t.transpose(-1, 0, 1) * np.arange(24.0).reshape(4, 2, 3), rand(2, 3, 4))
+
+
+def test_masked_fill_and_where_check_masks_and_fill_values():
+    x = Tensor(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match=r"mask has shape \(2, 4\), which does not broadcast to the tensor's shape"):
+        x.masked_fill(np.ones((2, 4), bool), -np.inf)
+    with pytest.raises(TypeError, match="value must be a constant number"):
+        x.masked_fill(np.ones((2, 3), bool), "-inf")
+    with pytest.raises(ValueError, match=r"condition must hold True/False \(or 0/1\)"):
+        where(np.full((2, 3), 0.5), x, 0.0)
+    with pytest.raises(ValueError, match=r"b has shape \(3, 3\), which does not broadcast with condition"):
+        where(np.ones((2, 3), bool), x, np.zeros((3, 3)))
+    assert x.masked_fill(np.eye(2, 3, dtype=bool), -np.inf).data[0, 0] == -np.inf  # the documented use
+
+
+def test_concatenate_and_stack_name_the_offending_tensor():
+    a = Tensor(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match=r"tensors\[1\] has shape \(2, 4\) but tensors\[0\] has shape \(2, 3\)"):
+        concatenate([a, Tensor(np.zeros((2, 4)))], axis=0)
+    with pytest.raises(ValueError, match=r"tensors\[1\] has shape \(3, 2\) but tensors\[0\] has shape \(2, 3\)"):
+        stack([a, Tensor(np.zeros((3, 2)))])
+    with pytest.raises(ValueError, match="tensors is empty"):
+        stack([])

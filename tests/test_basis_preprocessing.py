@@ -43,7 +43,7 @@ def test_basis_rejects_bad_input():
         polynomial_features(np.ones(3), 0)
     with pytest.raises(ValueError, match="width must be a finite number > 0"):
         gaussian_basis(np.ones(3), [0.0], 0.0)
-    with pytest.raises(ValueError, match=r"x must be a 1-D array; received shape \(3, 2\)"):
+    with pytest.raises(ValueError, match=r"x must have shape \(N,\) or \(N, 1\).*received shape \(3, 2\)"):
         sigmoid_basis(np.ones((3, 2)), [0.0], 1.0)
 
 
@@ -112,3 +112,35 @@ def test_train_test_split_bad_fraction(fraction):
 def test_train_test_split_too_few_examples():
     with pytest.raises(ValueError, match="leaves no training example"):
         train_test_split(np.ones((1, 1)), np.ones(1), test_fraction=0.5, rng=np.random.default_rng(0))
+
+
+# --- the input contract (issue 21) ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("std", [[2.0, 0.0], [-2.0, 0.5]])
+def test_unstandardize_weights_refuses_a_std_that_is_not_positive(std):
+    # a zero used to give inf with only a RuntimeWarning, and a negative std passed
+    with pytest.raises(ValueError, match=r"std has the value\(s\) \[-?[02]\.0\] at position\(s\) \[[01]\]; expected "
+                                         r"standard deviations > 0"):
+        unstandardize_weights([1.0, 2.0, 3.0], [0.0, 0.0], std)
+
+
+def test_standardize_names_a_given_std_that_is_not_positive():
+    # the message used to blame "column(s) [1] of X", whose own standard deviation was never computed
+    with pytest.raises(ValueError, match=r"^std has the value\(s\) \[0\.0\] at position\(s\) \[1\]"):
+        standardize(np.ones((3, 2)), mean=[0.0, 0.0], std=[1.0, 0.0])
+
+
+@pytest.mark.parametrize("function", [lambda x: polynomial_features(x, 2),
+                                      lambda x: gaussian_basis(x, [0.0], 1.0),
+                                      lambda x: sigmoid_basis(x, [0.0], 1.0)])
+def test_basis_functions_name_x_when_it_is_not_numeric_or_empty(function):
+    with pytest.raises(TypeError, match="x must be a numeric array; received the string 'abc'"):
+        function("abc")  # used to be NumPy's "could not convert string to float"
+    with pytest.raises(ValueError, match=r"x is empty \(shape \(0,\)\)"):
+        function(np.array([]))  # used to return an empty matrix
+
+
+def test_basis_functions_refuse_no_centres():
+    with pytest.raises(ValueError, match=r"centers is empty \(shape \(0,\)\)"):
+        gaussian_basis(np.ones(3), [], 1.0)  # used to return a (3, 0) matrix

@@ -57,3 +57,21 @@ def test_bad_shapes_raise():
         conv2d(Tensor(np.zeros((1, 1, 2, 2))), Tensor(np.zeros((1, 1, 3, 3))))
     with pytest.raises(ValueError, match="multiples of 2"):
         max_pool2d(Tensor(np.zeros((1, 1, 5, 4))))
+
+
+def test_bad_shapes_and_sizes_name_the_argument():
+    x = Tensor(np.zeros((1, 2, 5, 5)))
+    with pytest.raises(ValueError, match=r"x must be a batch of images of shape \(N, C, H, W\); received shape"):
+        conv2d(np.zeros((2, 5, 5)), np.zeros((1, 2, 3, 3)))
+    with pytest.raises(ValueError, match=r"kernel must have shape \(F, C, kh, kw\)"):
+        conv2d(x, np.zeros((2, 3, 3)))
+    with pytest.raises(ValueError, match="kernel has 3 channel"):
+        conv2d(x, np.zeros((1, 3, 3, 3)))
+    with pytest.raises(ValueError, match=r"bias must have shape \(1,\)"):
+        conv2d(x, np.zeros((1, 2, 3, 3)), np.zeros(2))
+    with pytest.raises(ValueError, match="x contains 50 NaN or infinite value"):
+        conv2d(np.full((1, 2, 5, 5), np.inf), np.zeros((1, 2, 3, 3)))
+    with pytest.raises(ValueError, match=r"multiples of 3 \(the window's side, size=3\)"):
+        max_pool2d(np.zeros((1, 1, 4, 4)), 3)
+    with pytest.raises(TypeError, match="x must be a numeric array"):
+        max_pool2d("image")

@@ -493,3 +493,78 @@ def test_entity_tagging_tags_apple_by_the_next_word_and_pads():
     assert 0.4 < expected.mean() < 0.6  # company and fruit equally likely
     with pytest.raises(ValueError, match="min_length"):
         make_entity_tagging(3, rng=np.random.default_rng(0), min_length=5, max_length=4)
+
+
+# --- bad input is refused clearly (issue 21) --------------------------------------------------------------------------
+
+
+def _damage_cell(folder, name, column, row, value):
+    """Put ``value`` in ``column`` of data row ``row`` (1-based) of the copy ``folder/name``, and rewrite its entry of
+    SHA256SUMS so that the copy passes its checksum: what is left to catch is the value itself."""
+    path = folder / name
+    lines = path.read_text().splitlines(keepends=True)
+    fields = lines[row].rstrip("\n").split(",")
+    fields[lines[0].rstrip("\n").split(",").index(column)] = value
+    lines[row] = ",".join(fields) + "\n"
+    path.write_text("".join(lines))
+    sums = folder / "SHA256SUMS"
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    sums.write_text("".join(f"{digest}  {name}\n" if line.endswith(f"  {name}\n") else line
+                            for line in sums.read_text().splitlines(keepends=True)))
+
+
+@pytest.mark.parametrize(
+    ("name", "column", "value", "expected"),
+    [
+        ("houses.csv", "price_k", "abc", "a number"),
+        ("houses.csv", "bedrooms", "", "an integer"),
+        ("houses.csv", "size_sqft", "1324.5", "an integer"),
+        ("paris_apartments.csv", "rooms", "three", "an integer"),
+        ("penguins.csv", "body_mass_g", "heavy", "a number"),
+        ("penguins.csv", "year", "2007a", "an integer"),
+        ("sunspots.csv", "sunspots", "5O.1", "a number"),
+        ("sunspots.csv", "month", "", "an integer"),
+    ],
+)
+def test_a_value_that_does_not_parse_is_named_by_file_column_and_row(data_copy, name, column, value, expected):
+    _damage_cell(data_copy, name, column, row=5, value=value)
+    message = (rf"^{name}: the value {value!r} in column {column!r}, data row 5 \(line 6 of .*{name}\), does not "
+               rf"parse; expected {expected}.*{RESTORE}")
+    with pytest.raises(ValueError, match=message):
+        LOADERS[name](data_dir=data_copy)
+
+
+def test_a_row_of_the_wrong_length_is_named_by_file_and_line(data_copy):
+    _damage_cell(data_copy, "sunspots.csv", "sunspots", row=3, value="1.0,2.0")  # one field too many
+    with pytest.raises(ValueError, match=rf"sunspots.csv is not a well-formed CSV table.*line 4.*{RESTORE}"):
+        load_sunspots(data_dir=data_copy)
+
+
+@pytest.mark.parametrize("loader", LOADERS.values())
+def test_loaders_refuse_a_data_dir_that_is_not_a_folder(loader, tmp_path):
+    with pytest.raises(TypeError, match=r"^data_dir must be a folder path \(str or pathlib.Path\); received int 123"):
+        loader(data_dir=123)
+    with pytest.raises(FileNotFoundError, match=r"^data_dir '.*nowhere' is not an existing folder.*data_dir=None"):
+        loader(data_dir=tmp_path / "nowhere")
+
+
+def test_verify_checksum_names_its_path_argument():
+    with pytest.raises(TypeError, match=r"^path must be a file path"):
+        verify_checksum(3.5)
+    with pytest.raises(FileNotFoundError, match=rf"^path '.*missing.csv' is not an existing file.*{RESTORE}"):
+        verify_checksum(REPO_DATA / "missing.csv")
+
+
+def test_make_windows_refuses_strings_and_names_a_short_series():
+    with pytest.raises(TypeError, match=r"^series must be a numeric array; received the string"):
+        make_windows("1 2 3 4", window=2)
+    with pytest.raises(ValueError, match=r"^series has length 4, too short .* need at least 5 values"):
+        make_windows(np.arange(4.0), window=4)
+    with pytest.raises(ValueError, match=r"^series is a ragged nested list"):
+        make_windows([[1.0, 2.0], [3.0]], window=1)
+
+
+@pytest.mark.parametrize("x_range", ["01", (0.0, "1"), (False, 1.0)])
+def test_sine_data_refuses_an_x_range_that_is_not_two_numbers(x_range):
+    with pytest.raises(ValueError, match=r"x_range must be a pair of numbers"):
+        make_sine_data(5, noise=0.1, rng=np.random.default_rng(0), x_range=x_range)

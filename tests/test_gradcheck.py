@@ -40,3 +40,29 @@ def test_check_gradient_shape_mismatch():
 def test_bad_eps():
     with pytest.raises(ValueError, match="eps must be a finite number > 0"):
         numerical_gradient(lambda v: v.sum(), np.zeros(2), eps=0.0)
+
+
+# --- the input contract (issue 21) ------------------------------------------------------------------------------
+
+
+def test_numerical_gradient_names_its_bad_arguments():
+    with pytest.raises(TypeError, match="f must be a scalar function of an array; received the string 'sum'"):
+        numerical_gradient("sum", np.ones(2))  # used to be Python's "'str' object is not callable"
+    with pytest.raises(TypeError, match=r"f must return a scalar; received an array of shape \(2,\)"):
+        numerical_gradient(lambda v: v * 2, np.ones(2))
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match=r"f returned NaN or ±inf at x ± eps in entry 0"):
+        numerical_gradient(lambda v: np.log(v[0]), np.zeros(2))  # used to return a NaN gradient
+    with pytest.raises(TypeError, match="x must be a numeric array; received the string 'abc'"):
+        numerical_gradient(np.sum, "abc")  # used to be NumPy's "could not convert string to float"
+    with pytest.raises(ValueError, match=r"x is empty \(shape \(0,\)\)"):
+        numerical_gradient(np.sum, [])
+
+
+def test_check_gradient_names_its_bad_arguments():
+    x = np.ones(3)
+    with pytest.raises(TypeError, match="grad_f must be the gradient function of f; received an array"):
+        check_gradient(np.sum, np.ones(3), x)
+    with pytest.raises(TypeError, match="x must be a numeric array; received the string 'abc'"):
+        check_gradient(np.sum, np.ones_like, "abc")  # grad_f used to be called on the string first
+    with pytest.raises(ValueError, match=r"grad_f returned 3 NaN or infinite value\(s\) at x"):
+        check_gradient(np.sum, lambda v: np.full_like(v, np.nan), x)  # used to return an error of nan

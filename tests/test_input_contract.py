@@ -63,7 +63,7 @@ def test_bad_call_is_refused(name, argument, description, update, allowed):
     assert problem is None, f"{name}: {problem}"
 
 
-# --- the harness has teeth ----------------------------------------------------------------------------------------------
+# --- the harness has teeth ---------------------------------------------------------------------------------------
 
 def _fit_without_length_check(X, y):
     """A planted function that forgets to compare len(X) with len(y)."""

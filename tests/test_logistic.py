@@ -35,11 +35,18 @@ def test_sigmoid_matches_its_definition_where_that_is_safe():
 
 
 def test_sigmoid_is_exact_at_large_logits_and_silent():
-    z = np.array([-1e4, -800.0, -np.inf, 0.0, 800.0, 1e4, np.inf])
+    z = np.array([-1e4, -800.0, -1e300, 0.0, 800.0, 1e4, 1e300])
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # an overflow RuntimeWarning would fail the test
         s = logistic.sigmoid(z)
     np.testing.assert_array_equal(s, [0.0, 0.0, 0.0, 0.5, 1.0, 1.0, 1.0])
+
+
+@pytest.mark.parametrize("function", [logistic.sigmoid, logistic.log_sigmoid])
+def test_sigmoid_refuses_infinite_logits(function):
+    """Package decision: NaN and ±inf are refused in every array input, elementwise maps included."""
+    with pytest.raises(ValueError, match=r"z contains 1 NaN or infinite value\(s\), the first at index \(1\)"):
+        function([0.0, np.inf])
 
 
 def test_sigmoid_symmetry_and_scalar_input():
@@ -266,3 +273,23 @@ def test_bad_shapes_and_arguments_raise():
         logistic.fit_logistic_newton(X, y, num_iters=0)
     with pytest.raises(ValueError, match=r"l2 must be a finite number >= 0; received -0.5"):
         logistic.logistic_gradient(X, y, np.zeros(3), l2=-0.5)
+
+
+# --- the input contract (issue 21) ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("function", [logistic.sigmoid, logistic.log_sigmoid])
+def test_sigmoid_names_z_when_it_is_not_numeric_or_empty(function):
+    with pytest.raises(TypeError, match="z must be a numeric array; received the string 'abc'"):
+        function("abc")  # used to be NumPy's "could not convert string to float"
+    with pytest.raises(ValueError, match=r"z is empty \(shape \(0,\)\)"):
+        function([])
+
+
+def test_newton_steps_are_the_public_gradient_and_hessian_bit_for_bit():
+    """fit_logistic_newton checks its inputs once and then uses the unchecked _gradient_and_hessian per step."""
+    rng = np.random.default_rng(4)
+    X, y, w = rng.normal(size=(20, 3)), rng.integers(0, 2, size=20), rng.normal(size=4)
+    grad, H = logistic._gradient_and_hessian(logistic.add_bias(X), y, w, 0.7)
+    np.testing.assert_array_equal(grad, logistic.logistic_gradient(X, y, w, l2=0.7))
+    np.testing.assert_array_equal(H, logistic.logistic_hessian(X, y, w, l2=0.7))

@@ -90,7 +90,8 @@ def test_linear_shapes_values_and_initializations():
     he = Linear(400, 300, rng=np.random.default_rng(6), init="he")
     assert he.W.data.std() == pytest.approx(np.sqrt(2 / 400), rel=0.02)
     assert Linear(2, 2, bias=False, rng=np.random.default_rng(0)).parameters()[0].shape == (2, 2)
-    with pytest.raises(ValueError, match=r"expects inputs with 4 features in the last axis; received shape \(7, 3\)"):
+    with pytest.raises(ValueError, match=r"x must have 4 entries along its last axis \(the layer's in_features\); "
+                       r"received shape \(7, 3\)"):
         layer(np.zeros((7, 3)))
     with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
         Linear(2, 2, rng=0)
@@ -125,11 +126,12 @@ def test_state_dict_round_trip_and_errors():
     state = a.state_dict()
     state["layers.0.W"][:] = 0.0  # a copy: the model is untouched
     assert np.any(a.layers[0].W.data != 0)
-    with pytest.raises(KeyError, match=r"missing \['layers.1.b'\]"):
+    with pytest.raises(ValueError, match=r"state does not match the module: missing \['layers.1.b'\]"):
         b.load_state_dict({k: v for k, v in a.state_dict().items() if k != "layers.1.b"})
     bad = a.state_dict()
     bad["layers.0.W"] = np.zeros((3, 3))
-    with pytest.raises(ValueError, match=r"layers.0.W has shape \(2, 3\); the state_dict holds shape \(3, 3\)"):
+    with pytest.raises(ValueError, match=r"state\['layers.0.W'\] has shape \(3, 3\); expected the parameter's "
+                       r"shape \(2, 3\)"):
         b.load_state_dict(bad)
 
 
@@ -336,3 +338,103 @@ def test_stacked_mlps_compute_and_learn_as_each_network_alone():
         MLP.stack([networks[0], MLP([3, 6, 4, 2], activation="tanh", rng=rng)])
     with pytest.raises(TypeError, match="non-empty list of MLP"):
         MLP.stack([])
+
+
+# --- bad input is refused by name (issue 21) -----------------------------------------------------
+
+
+def test_adam_refuses_a_learning_rate_outside_its_sane_range():
+    """Adam moves each weight by about lr per step: at lr=1e6 a loss went from 0.9 to 2.7e9 without a warning."""
+    theta = Tensor(np.zeros(2), requires_grad=True)
+    with pytest.raises(ValueError, match=r"lr must be at most 1 for Adam; received 1e\+06"):
+        Adam([theta], 1e6)
+    optimizer = Adam([theta], 0.01)
+    with pytest.raises(ValueError, match="lr must be at most 1 for Adam"):
+        optimizer.lr = 10.0  # a schedule is checked too
+    for make in (SGD, Adam):
+        for lr in (0.0, -1.0, np.nan, np.inf):
+            with pytest.raises(ValueError, match="lr must be a finite number > 0"):
+                make([theta], lr)
+
+
+def test_sgd_divergence_names_the_learning_rate():
+    theta = Tensor(np.zeros(2), requires_grad=True)
+    opt = SGD([theta], 0.5)
+    theta.grad = np.array([np.nan, 0.0])
+    with pytest.raises(FloatingPointError, match=r"lr=0.5 is probably too large: try lr=0.05"):
+        opt.step()
+
+
+def test_load_state_dict_refuses_nan_inf_and_leaves_the_module_unchanged():
+    model = MLP([2, 3, 1], rng=np.random.default_rng(0))
+    before = model.state_dict()
+    for bad in (np.nan, np.inf):
+        state = MLP([2, 3, 1], rng=np.random.default_rng(1)).state_dict()
+        state["layers.1.W"][0, 0] = bad
+        with pytest.raises(ValueError, match=r"state\['layers.1.W'\] contains 1 NaN or infinite value"):
+            model.load_state_dict(state)
+        for name, value in model.state_dict().items():  # layers.0 was not loaded either
+            np.testing.assert_array_equal(value, before[name])
+    with pytest.raises(ValueError, match=r"unexpected \['extra'\]"):
+        model.load_state_dict({**before, "extra": np.zeros(1)})
+    with pytest.raises(TypeError, match="state must be a dict"):
+        model.load_state_dict(list(before.values()))
+
+
+def test_clip_grad_norm_and_optimizers_refuse_a_generator():
+    """A generator is read once: clip_grad_norm used to compute the norm and then clip nothing."""
+    a = Tensor(np.zeros(2), requires_grad=True)
+    a.grad = np.array([3.0, 4.0])
+    with pytest.raises(TypeError, match="params must be a list of Tensors.*one-shot iterator"):
+        clip_grad_norm((p for p in [a]), 1.0)
+    np.testing.assert_array_equal(a.grad, [3.0, 4.0])
+    for make in (lambda p: SGD(p, 0.1), lambda p: Adam(p, 0.01)):
+        with pytest.raises(TypeError, match="one-shot iterator"):
+            make(p for p in [a])
+    clip_grad_norm([a], 1.0)
+    assert np.linalg.norm(a.grad) == pytest.approx(1.0, rel=1e-5)
+    a.grad = np.array([np.nan, 0.0])
+    with pytest.raises(FloatingPointError, match="the loss diverged"):
+        clip_grad_norm([a], 1.0)
+
+
+def test_layers_report_the_input_width_in_the_callers_terms():
+    rng = np.random.default_rng(0)
+    x = np.zeros((2, 7, 4))
+    with pytest.raises(ValueError, match=r"x must have 5 entries along its last axis \(the layer's dim\); "
+                                         r"received shape \(2, 7, 4\)"):
+        LayerNorm(5)(x)
+    with pytest.raises(ValueError, match=r"x must have 5 entries along its last axis \(the layer's in_features\)"):
+        Linear(5, 2, rng=rng)(Tensor(x))
+    with pytest.raises(ValueError, match=r"x must have 5 entries along its last axis \(the network's input size"):
+        MLP([5, 3, 2], rng=rng)(x)
+    with pytest.raises(ValueError, match="x contains 1 NaN or infinite value"):
+        Linear(4, 2, rng=rng)(np.r_[[[np.inf, 0.0, 0.0, 0.0]]])
+
+
+def test_embedding_refuses_fractional_ids_and_strings_by_name():
+    emb = Embedding(10, 4, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"indices must hold token ids 0, …, 9.*values 1.5"):
+        emb(np.array([1.5, 2.0]))
+    with pytest.raises(TypeError, match="indices must be a numeric array; received the string"):
+        emb("cat")
+    with pytest.raises(ValueError, match="indices must be integers in 0..9; received values from -1 to 2"):
+        emb(np.array([-1, 2]))
+
+
+def test_losses_name_their_bad_arguments():
+    logits = Tensor(np.zeros((3, 2)))
+    with pytest.raises(TypeError, match="targets must be a numeric array"):
+        F.cross_entropy(logits, "abc")
+    with pytest.raises(ValueError, match="ignore_index must be an integer"):
+        F.cross_entropy(logits, [0, 1, 1], ignore_index=0.5)
+    with pytest.raises(ValueError, match="logits contains 1 NaN or infinite value"):
+        F.cross_entropy(np.array([[np.inf, 0.0]]), [0])
+    with pytest.raises(TypeError, match="targets must be a numeric array"):
+        F.binary_cross_entropy_with_logits(Tensor(np.zeros(2)), "01")
+    with pytest.raises(ValueError, match="target contains 1 NaN or infinite value"):
+        F.mse_loss(Tensor(np.zeros(2)), np.array([0.0, np.inf]))
+    with pytest.raises(ValueError, match="training must be True or False"):
+        F.dropout(logits, 0.5, rng=np.random.default_rng(0), training="yes")
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+        F.dropout(logits, 0.5, rng=None, training=True)

@@ -132,3 +132,14 @@ def test_logistic_reexports_the_chapter_api():
     for name in ["perceptron", "softmax", "fit_softmax", "confusion_matrix", "precision_recall_f1", "accuracy"]:
         assert callable(getattr(logistic, name))
         assert name in logistic.__all__
+
+
+# --- the input contract (issue 21) ------------------------------------------------------------------------------
+
+
+def test_perceptron_refuses_a_learning_rate_that_overflows_the_weights():
+    X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [-1.0, 0.5]])
+    y = np.array([0, 1, 1, 0])
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match=r"weights overflowed in epoch \d+: the learning "
+                                                                    r"rate eta=1e\+308 is too large.*eta=1\.0"):
+        perceptron(X, y, epochs=5, eta=1e308)  # used to return weights of ±inf and NaN

@@ -309,3 +309,28 @@ def test_empty_X_is_rejected():
 def test_non_numeric_X_is_rejected():
     with pytest.raises(TypeError, match="X must be a numeric array"):
         regression.add_bias([["a", "b"]])
+
+
+# --- the input contract (issue 21) ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("average", ["yes", 2, None])
+def test_gradient_descent_refuses_an_average_that_is_not_a_bool(average):
+    X, y, _, _ = make_problem(6, 2)
+    with pytest.raises(ValueError, match="average must be True or False"):  # "yes" and 2 used to be taken as True
+        regression.gradient_descent(X, y, np.zeros(3), eta=0.1, num_iters=2, average=average)
+
+
+def test_sgd_blames_the_learning_rate_when_the_weights_overflow():
+    X, y, _, rng = make_problem(12, 2)
+    # the weights reach ±inf within the first epoch; the error used to name w ("w contains ... NaN"), not eta
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match=r"SGD diverged in epoch 1.*eta=1e\+200 is too "
+                                                                    r"large; try eta=1e\+199"):
+        regression.sgd(X, y, np.zeros(3), eta=1e200, epochs=2, rng=rng)
+
+
+def test_sgd_cost_is_compute_cost_bit_for_bit():
+    """sgd checks its inputs once and evaluates the cost per epoch with the unchecked _cost."""
+    X, y, w, _ = make_problem(30, 3)
+    for l2, average in ((0.0, True), (0.4, False)):
+        assert regression._cost(X, y, w, l2, average) == regression.compute_cost(X, y, w, l2=l2, average=average)

@@ -123,3 +123,26 @@ def test_fit_robust_unknown_loss():
 def test_fit_robust_validates_shapes():
     with pytest.raises(ValueError, match="X has 3 rows but y has 2 entries"):
         fit_robust(np.ones((3, 1)), np.ones(2), loss="huber")
+
+
+# --- the input contract (issue 21) ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tol", [-1.0, np.nan, np.inf, "small"])
+def test_fit_robust_refuses_a_bad_tol(tol):
+    X = np.arange(8.0).reshape(4, 2)
+    with pytest.raises(ValueError, match=r"tol must be a finite number >= 0"):  # -1 and NaN used to be accepted
+        fit_robust(X, np.arange(4.0), loss="huber", tol=tol)
+
+
+@pytest.mark.parametrize("loss", [mse, mae, mse_derivative, mae_derivative, lambda e: huber(e, 1.0),
+                                  lambda e: huber_derivative(e, 1.0), lambda e: tukey_bisquare(e, 1.0),
+                                  lambda e: tukey_bisquare_derivative(e, 1.0)])
+def test_losses_name_e_when_it_is_not_numeric_infinite_or_empty(loss):
+    with pytest.raises(TypeError, match="e must be a numeric array; received the string 'abc'"):
+        loss("abc")  # used to be NumPy's "could not convert string to float"
+    with pytest.raises(ValueError, match=r"e contains 1 NaN or infinite value\(s\), the first at index \(1\)"):
+        loss([0.0, np.inf])
+    with pytest.raises(ValueError, match=r"e is empty \(shape \(0,\)\)"):
+        loss([])
+    assert np.ndim(loss(0.5)) == 0  # a single residual is still fine

@@ -270,7 +270,7 @@ def test_bad_inputs_raise():
         lstm(inputs(), (np.zeros((3, 5)), np.zeros((3, 2))))
     with pytest.raises(ValueError, match=r"h0 must have shape \(3, 5\); received \(5,\)"):
         gru(inputs(), np.zeros(5))
-    with pytest.raises(ValueError, match="shapes do not fit"):
+    with pytest.raises(ValueError, match=r"dL_dout must have shape \(2, 3, 5\).*received shape \(2, 3, 4\)"):
         rnn_bptt(np.zeros((2, 3, 4)), np.zeros((2, 5)), np.zeros((4, 5)), np.zeros((5, 5)), np.zeros(5),
                  np.zeros((2, 3, 4)))
 
@@ -294,3 +294,65 @@ def test_chrono_init_spreads_forget_time_scales_and_closes_input_gates():
         chrono_init(lstm, 2, rng=np.random.default_rng(0))
     with pytest.raises(TypeError, match="LSTM"):
         chrono_init(GRU(2, 3, rng=np.random.default_rng(0)), 10, rng=np.random.default_rng(0))
+
+
+# --- the input contract (issue 21): bad input is refused by name, in the caller's terms -------------------------
+
+def test_lstm_refuses_one_array_as_its_state_even_for_two_sequences():
+    lstm = LSTM(D, H, rng=np.random.default_rng(0))
+    x2 = inputs()[:2]  # B = 2: the rows of one (B, H) array would unpack as h0 and c0
+    with pytest.raises(ValueError, match=r"state must be a tuple \(h0, c0\).*shape \(2, 5\).*state=\(h0, c0\)"):
+        lstm(x2, np.zeros((2, H)))
+    with pytest.raises(ValueError, match=r"h0 must have shape \(2, 5\); received \(5,\)"):
+        lstm(x2, [np.zeros(H), np.zeros(H)])  # a list of two rows is two states of shape (H,)
+
+
+@pytest.mark.parametrize("cell", [RNN, LSTM, GRU])
+def test_cells_refuse_empty_sequences_and_inputs_of_another_width_in_the_callers_terms(cell):
+    module = cell(D, H, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"x is empty \(shape \(3, 0, 4\)\).*T >= 1"):
+        module(inputs()[:, :0])
+    with pytest.raises(ValueError, match=r"x must have 4 entries along its last axis \(the cell's input_size"):
+        module(np.zeros((B, T, D + 1)))
+    with pytest.raises(ValueError, match=r"x contains 18 NaN or infinite value\(s\)"):
+        module(np.where(np.arange(D) == 0, np.inf, inputs()))
+
+
+@pytest.mark.parametrize("cell", [RNN, LSTM, GRU])
+def test_cells_refuse_lengths_of_the_wrong_kind_length_or_range(cell):
+    module = cell(D, H, rng=np.random.default_rng(0))
+    with pytest.raises(TypeError, match="lengths must be a numeric array"):
+        module(inputs(), lengths="6 6 6")
+    with pytest.raises(ValueError, match=r"lengths must hold one length per sequence of x, shape \(3,\); received "
+                                         r"shape \(2,\)"):
+        module(inputs(), lengths=[6, 6])
+    with pytest.raises(ValueError, match=r"lengths must be 3 integers between 1 and T = 6.*\[7, 6, 1\]"):
+        module(inputs(), lengths=[7, 6, 1])
+    with pytest.raises(ValueError, match=r"lengths must be 3 integers between 1 and T = 6.*\[2.5, 6, 1\]"):
+        module(inputs(), lengths=[2.5, 6, 1])
+
+
+def test_rnn_bptt_names_the_argument_whose_shape_does_not_fit():
+    x, h0, W_xh, W_hh, b_h, G = (np.zeros((2, 3, 4)), np.zeros((2, 5)), np.zeros((4, 5)), np.zeros((5, 5)),
+                                 np.zeros(5), np.zeros((2, 3, 5)))
+    with pytest.raises(ValueError, match=r"x must be a 3-D array \(B, T, D\); received shape \(3, 4\).*x\[None\]"):
+        rnn_bptt(x[0], h0, W_xh, W_hh, b_h, G)
+    with pytest.raises(ValueError, match=r"W_hh must be a square \(H, H\) matrix.*received shape \(5, 6\)"):
+        rnn_bptt(x, h0, W_xh, np.zeros((5, 6)), b_h, G)
+    with pytest.raises(ValueError, match=r"W_xh must have shape \(4, 5\).*received shape \(3, 5\)"):
+        rnn_bptt(x, h0, np.zeros((3, 5)), W_hh, b_h, G)
+    with pytest.raises(TypeError, match="b_h must be a numeric array"):
+        rnn_bptt(x, h0, W_xh, W_hh, "zeros", G)
+    with pytest.raises(ValueError, match=r"h0 contains 2 NaN or infinite value\(s\), the first at index \(0, 0\)"):
+        rnn_bptt(x, np.where(np.arange(5) == 0, np.nan, h0), W_xh, W_hh, b_h, G)
+
+
+def test_constructors_and_chrono_init_refuse_bad_hyper_parameters_by_name():
+    with pytest.raises(ValueError, match="forget_bias must be a finite number; received 'one'"):
+        LSTM(3, 4, rng=np.random.default_rng(0), forget_bias="one")
+    with pytest.raises(ValueError, match="bidirectional must be True or False"):
+        RNN(3, 4, rng=np.random.default_rng(0), bidirectional="yes")
+    with pytest.raises(ValueError, match="max_lag must be a finite number; received 'long'"):
+        chrono_init(LSTM(3, 4, rng=np.random.default_rng(0)), "long", rng=np.random.default_rng(0))
+    with pytest.raises(TypeError, match=r"module must be a Module.*the string 'rnn'"):
+        parameter_count("rnn")

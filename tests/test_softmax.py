@@ -146,3 +146,23 @@ def test_diverging_learning_rate_raises():
     X, y, _ = make_problem(30, 2, 3)
     with pytest.raises(ValueError, match=r"diverged.*eta=500 is too large"):
         softmax.fit_softmax(X * 10, y, num_classes=3, eta=500.0, num_iters=50)
+
+
+# --- the input contract (issue 21) ------------------------------------------------------------------------------
+
+
+def test_softmax_names_z_and_axis():
+    with pytest.raises(TypeError, match="Z must be a numeric array; received the string 'abc'"):
+        softmax.softmax("abc")  # used to be NumPy's "could not convert string to float"
+    with pytest.raises(ValueError, match=r"Z is empty \(shape \(0,\)\)"):
+        softmax.softmax([])
+    with pytest.raises(ValueError, match=r"axis must be an integer from -2 to 1, an axis of Z \(shape \(2, 3\)\); "
+                                         "received 2"):
+        softmax.softmax(np.zeros((2, 3)), axis=2)  # used to be NumPy's AxisError
+    with pytest.raises(ValueError, match="axis must be an integer.*received 1.0"):
+        softmax.softmax(np.zeros((2, 3)), axis=1.0)  # used to be "'float' object cannot be interpreted as an integer"
+
+
+def test_one_hot_refuses_no_labels():
+    with pytest.raises(ValueError, match=r"y is empty \(shape \(0,\)\)"):
+        softmax.one_hot([], 3)  # used to return a (0, 3) matrix

@@ -28,7 +28,7 @@ def test_vocabulary_orders_by_frequency_and_maps_unknowns():
     np.testing.assert_array_equal(vocab.encode(["a", "zebra", "c"]), [3, 1, 4])
     assert vocab.decode([2, 3, 0]) == ["b", "a", "<pad>"]
     assert Vocabulary("b a b c b a".split(), min_count=2).itos == ["<pad>", "<unk>", "b", "a"]
-    with pytest.raises(ValueError, match="0..4"):
+    with pytest.raises(ValueError, match="ids must hold token ids 0, …, 4"):
         vocab.decode([7])
 
 
@@ -39,7 +39,7 @@ def test_one_hot_rows_are_unit_vectors_and_orthogonal():
     flat = E.reshape(-1, 4)
     gram = flat @ flat.T
     assert gram[0, 1] == 0 and gram[1, 3] == 1  # different words orthogonal, equal words identical
-    with pytest.raises(ValueError, match="0..3"):
+    with pytest.raises(ValueError, match="ids must hold token ids 0, …, 3"):
         one_hot([4], 4)
 
 
@@ -112,6 +112,94 @@ def test_word2vec_puts_words_of_a_category_together():
     np.testing.assert_array_equal(model.W_in, again.W_in)
     with pytest.raises(KeyError, match="zebra"):
         model.vector("zebra")
-    with pytest.raises(ValueError, match="diverged"), np.errstate(all="ignore"):
+    with pytest.raises(FloatingPointError, match=r"diverged.*lr=50 is too large"), np.errstate(all="ignore"):
         Word2Vec().fit(sentences, dim=16, window=2, negatives=5, epochs=1, rng=np.random.default_rng(1),
                        lr=50.0, batch_size=512)
+
+
+# --- bad input is refused clearly (issue 21) --------------------------------------------------------------------------
+
+SMALL = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"]
+
+
+def _fit_small(**kwargs):
+    arguments = {"dim": 4, "window": 2, "negatives": 2, "epochs": 3, "rng": np.random.default_rng(0), "batch_size": 8}
+    return Word2Vec().fit(SMALL, **{**arguments, **kwargs})
+
+
+@pytest.mark.parametrize("lr", [0.0, -1.0])
+def test_word2vec_refuses_a_learning_rate_that_is_not_positive_up_front(lr):
+    with pytest.raises(ValueError, match=rf"lr must be a finite number > 0; received {lr}"):
+        _fit_small(lr=lr)
+
+
+@pytest.mark.parametrize("lr", [10.0, 1e4])
+def test_word2vec_notices_a_loss_that_grows_by_orders_of_magnitude(lr):
+    """lr=10 drives the loss of this corpus to 1e27 and lr=1e4 to 1e132, finite all along: that is divergence."""
+    with pytest.raises(FloatingPointError, match=rf"diverged at step \d+.*lr={lr:g} is too large; try lr="), \
+            np.errstate(all="ignore"):
+        _fit_small(lr=lr)
+
+
+def test_word2vec_refuses_a_bare_string_and_non_token_sentences():
+    with pytest.raises(TypeError, match=r"sentences must be a list of sentences; received the string"):
+        Word2Vec().fit("the cat sat on the mat", dim=4, window=2, negatives=2, epochs=1, rng=np.random.default_rng(0))
+    with pytest.raises(TypeError, match=r"sentences must hold strings or lists of str tokens; entry 1"):
+        Word2Vec().fit([["a", "b"], ["c", 1]], dim=4, window=2, negatives=2, epochs=1, rng=np.random.default_rng(0))
+
+
+def test_word2vec_vector_names_the_word_argument():
+    model = _fit_small()
+    with pytest.raises(KeyError, match=r"word 'zebra' is not in the vocabulary"):
+        model.vector("zebra")
+    with pytest.raises(TypeError, match=r"word must be a str"):
+        model.most_similar(3)
+
+
+def test_vocabulary_refuses_a_string_instead_of_a_list_of_tokens():
+    with pytest.raises(TypeError, match=r"tokens must be a list of tokens; received the string 'the cat'"):
+        Vocabulary("the cat")
+    with pytest.raises(TypeError, match=r"tokens must be a list of tokens \(str\)"):
+        Vocabulary(["the", 3])
+    vocab = Vocabulary("b a b c b a".split())
+    with pytest.raises(TypeError, match=r"tokens must be a list of tokens; received the string 'abc'"):
+        vocab.encode("abc")  # not three unknown letters
+
+
+@pytest.mark.parametrize("ids", [[1.5], [2.0, 0.5], "2 3"])
+def test_vocabulary_decode_refuses_fractional_and_out_of_range_ids(ids):
+    vocab = Vocabulary("b a b c b a".split())  # 5 entries
+    with pytest.raises((ValueError, TypeError), match=r"^ids "):
+        vocab.decode(ids)
+
+
+def test_sgns_loss_names_its_own_arguments():
+    rng = np.random.default_rng(1)
+    v, u_pos, u_neg = rng.normal(size=(3, 4)), rng.normal(size=(3, 4)), rng.normal(size=(3, 5, 4))
+    v[1, 2] = np.nan
+    with pytest.raises(ValueError, match=r"^v contains 1 NaN or infinite value\(s\), the first at index \(1, 2\)"):
+        sgns_loss(v, u_pos, u_neg)
+    with pytest.raises(ValueError, match=r"u_pos has shape \(2, 4\) but v has shape \(3, 4\)"):
+        sgns_loss(u_pos, u_pos[:2], u_neg)
+    with pytest.raises(ValueError, match=r"u_neg has shape \(3, 5, 3\)"):
+        sgns_loss(u_pos, u_pos, u_neg[..., :3])
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: cosine_similarity("abc"), TypeError, r"^A must be a numeric array; received the string 'abc'"),
+        (lambda: cosine_similarity([1.0, 2.0], "xy"), TypeError, r"^B must be a numeric array"),
+        (lambda: cosine_similarity([1.0, 2.0], [1.0, 2.0, 3.0]), ValueError, r"^A has vectors of length 2"),
+        (lambda: cosine_similarity([[1.0, np.inf]]), ValueError, r"^A contains 1 NaN or infinite"),
+        (lambda: one_hot("12", 4), TypeError, r"^ids must be a numeric array"),
+        (lambda: one_hot([0.5], 4), ValueError, r"^ids must hold token ids 0, …, 3"),
+        (lambda: tfidf(["a dog", 3]), TypeError, r"^docs must be a list of document strings"),
+        (lambda: tfidf(DOCS, sublinear_tf="yes"), ValueError, r"^sublinear_tf must be True or False"),
+        (lambda: tfidf([]), ValueError, r"^docs \(0 documents\) contain no terms"),
+        (lambda: tokenize(42), TypeError, r"^text must be a str; received int 42"),
+    ],
+)
+def test_text_functions_report_wrong_kinds_by_argument_name(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

@@ -8,7 +8,7 @@ from implementations import attention as A
 from implementations.autograd import Tensor, no_grad
 from implementations.optim import Adam
 from implementations.sequence import parameter_count
-from implementations.transformer import MultiHeadAttention, TinyGPT, TransformerBlock
+from implementations.transformer import FeedForward, MultiHeadAttention, TinyGPT, TransformerBlock
 
 
 def _gelu(x):
@@ -142,3 +142,66 @@ def test_tinygpt_rejects_bad_ids():
         model(np.full((1, 3), 5))
     with pytest.raises(ValueError, match="temperature"):
         model.generate(np.zeros((1, 2), dtype=int), 1, rng=np.random.default_rng(0), temperature=0)
+
+
+# --- the input contract (issue 21): bad input is refused by name, in the caller's terms -------------------------
+
+def _small_gpt():
+    return TinyGPT(5, 4, 8, 2, 1, 8, rng=np.random.default_rng(0))
+
+
+def test_generate_refuses_fractional_ids_counts_and_top_k_and_a_string_temperature():
+    model, prompt, rng = _small_gpt(), np.zeros((1, 2), dtype=int), np.random.default_rng(0)
+    with pytest.raises(ValueError, match=r"idx must hold token ids 0..4.*1.5"):
+        model.generate(np.array([[0, 1.5]]), 1, rng=rng)
+    with pytest.raises(ValueError, match="max_new_tokens must be an integer >= 0; received 2.5"):
+        model.generate(prompt, 2.5, rng=rng)
+    with pytest.raises(ValueError, match="top_k must be an integer >= 1; received 2.5"):
+        model.generate(prompt, 1, rng=rng, top_k=2.5)
+    with pytest.raises(ValueError, match="temperature must be a finite number > 0; received 'hot'"):
+        model.generate(prompt, 1, rng=rng, temperature="hot")
+    with pytest.raises(ValueError, match=r"idx must hold token ids 0..4.*values 5"):
+        model.generate(np.array([[0, 5]]), 1, rng=rng)
+    with pytest.raises(ValueError, match=r"idx must have shape \(B, T\).*idx\[None\]"):
+        model.generate(np.array([0, 1]), 1, rng=rng)
+
+
+def test_forward_refuses_empty_ids_and_names_idx_for_long_prompts():
+    model = _small_gpt()
+    with pytest.raises(ValueError, match=r"idx is empty \(shape \(1, 0\)\)"):
+        model(np.zeros((1, 0), dtype=int))
+    with pytest.raises(ValueError, match=r"idx has sequences of 5 tokens, more than block_size = 4.*idx\[:, -4:\]"):
+        model(np.zeros((1, 5), dtype=int))
+    with pytest.raises(TypeError, match="idx must be a numeric array"):
+        model("0 1 2")
+
+
+def test_loss_refuses_targets_out_of_range_except_ignore_index():
+    model, idx = _small_gpt(), np.zeros((2, 3), dtype=int)
+    targets = np.array([[1, 2, -1], [0, -1, 4]])
+    assert np.isfinite(model.loss(idx, targets, ignore_index=-1).item())
+    with pytest.raises(ValueError, match=r"targets must hold token ids 0..4 \(below vocab_size = 5\); .*values -1"):
+        model.loss(idx, targets)
+    with pytest.raises(ValueError, match=r"targets must hold token ids 0..4 .* or ignore_index = -1.*values 5"):
+        model.loss(idx, np.where(targets == 4, 5, targets), ignore_index=-1)
+    with pytest.raises(ValueError, match=r"targets must have the shape of idx \(2, 3\)"):
+        model.loss(idx, targets[:, :2], ignore_index=-1)
+    with pytest.raises(ValueError, match="ignore_index must be an integer"):
+        model.loss(idx, targets, ignore_index=-1.5)
+
+
+def test_modules_report_a_wrong_width_in_the_callers_terms():
+    mha = MultiHeadAttention(6, 3, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"x must have 6 entries along its last axis \(the layer's d_model\); "
+                                         r"received shape \(2, 4, 5\)"):
+        mha(np.zeros((2, 4, 5)))
+    ff = FeedForward(6, 12, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"x must have 6 entries along its last axis \(the layer's d_model\)"):
+        ff(Tensor(np.zeros((4, 7))))
+    block = TransformerBlock(6, 3, 12, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"x must have 6 entries along its last axis \(the block's d_model\)"):
+        block(np.zeros((4, 5)))
+    with pytest.raises(ValueError, match=r"x is empty \(shape \(0, 6\)\)"):
+        block(np.zeros((0, 6)))
+    with pytest.raises(ValueError, match="mask allows no key"):
+        mha(np.zeros((2, 4, 6)), mask=np.zeros((4, 4), dtype=bool))

@@ -5,8 +5,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-from contract import Example  # noqa: E402
 
+from contract import Example  # noqa: E402
 from implementations import plotting  # noqa: E402
 from implementations.autograd import Tensor  # noqa: E402
 

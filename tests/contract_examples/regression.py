@@ -20,22 +20,27 @@ EXAMPLES = {
         extra=[("a weight too many", {"w": np.zeros(4)}, ())]),
     "implementations.regression.compute_cost": Example(
         build=lambda: (regression.compute_cost, {"X": X, "y": y, "w": w, "l2": 0.1, "average": True}),
-        roles={"X": "array", "y": "aligned:X", "w": "array", "l2": "penalty", "average": "flag"}),
+        roles={"X": "array", "y": "aligned:X", "w": "array", "l2": "penalty", "average": "flag"},
+        extra=[("a weight too many", {"w": np.zeros(4)}, ())]),
     "implementations.regression.compute_gradient": Example(
         build=lambda: (regression.compute_gradient, {"X": X, "y": y, "w": w, "l2": 0.1, "average": True}),
-        roles={"X": "array", "y": "aligned:X", "w": "array", "l2": "penalty", "average": "flag"}),
+        roles={"X": "array", "y": "aligned:X", "w": "array", "l2": "penalty", "average": "flag"},
+        extra=[("a weight too many", {"w": np.zeros(4)}, ())]),
     "implementations.regression.gradient_descent": Example(
         build=lambda: (regression.gradient_descent,
-                       {"X": X, "y": y, "w_init": w, "eta": 0.1, "num_iters": 5, "l2": 0.0, "tol": 1e-9}),
+                       {"X": X, "y": y, "w_init": w, "eta": 0.1, "num_iters": 5, "l2": 0.0, "average": True,
+                        "tol": 1e-9}),
         roles={"X": "array", "y": "aligned:X", "w_init": "array", "eta": "rate", "num_iters": "count",
-               "l2": "penalty", "tol": "penalty?"},
-        extra=[("a diverging learning rate", {"eta": 1e3}, ())]),
+               "l2": "penalty", "average": "flag", "tol": "penalty?"},
+        extra=[("a diverging learning rate", {"eta": 1e3}, ()),
+               ("a weight too many", {"w_init": np.zeros(4)}, ())]),
     "implementations.regression.sgd": Example(
         build=lambda: (regression.sgd, {"X": X, "y": y, "w_init": w, "eta": 0.05, "epochs": 2, "batch_size": 4,
                                         "rng": np.random.default_rng(0), "l2": 0.0}),
         roles={"X": "array", "y": "aligned:X", "w_init": "array", "eta": "rate", "epochs": "count",
                "batch_size": "count", "rng": "rng", "l2": "penalty"},
-        extra=[("a diverging learning rate", {"eta": 1e3}, ())]),
+        extra=[("a diverging learning rate", {"eta": 1e3}, ()),
+               ("a weight too many", {"w_init": np.zeros(4)}, ())]),
     "implementations.regression.normal_equations": Example(
         build=lambda: (regression.normal_equations, {"X": X, "y": y, "l2": 0.1}),
         roles={"X": "array", "y": "aligned:X", "l2": "penalty"}),

@@ -1,8 +1,8 @@
 """Valid examples for the input contract: report, listing, exercises and exercise_checks (the notebooks' helpers)."""
 
 import numpy as np
-from contract import Example
 
+from contract import Example
 from implementations import exercise_checks, exercises, listing, regression, report
 
 _NOT_A_NUMBER = [("a string", "small"), ("None", None), ("a negative number", -1e-9)]

@@ -1,0 +1,124 @@
+"""Valid examples for the input contract: nn (chapter 3's layers and the Module base class)."""
+
+import math
+
+import numpy as np
+
+from contract import Example
+from contract_examples.autograd import any_nd_tensor, positional
+from implementations import nn
+from implementations.autograd import Tensor
+
+_rng = np.random.default_rng(0)
+X = _rng.normal(size=(4, 3))  # (N, D) = (4, 3)
+IDS = np.array([[1, 2], [3, 0]])  # (B, T) token ids below V = 5
+
+
+def rng():
+    return np.random.default_rng(0)
+
+
+def mlp(seed=0, sizes=(3, 4, 2)):
+    return nn.MLP(list(sizes), activation="tanh", rng=np.random.default_rng(seed))
+
+
+def _state(**changes):
+    """A state_dict of ``mlp()``'s shape with some entries changed (None removes one)."""
+    state = mlp(seed=1).state_dict()
+    for name, value in changes.items():
+        name = name.replace("__", ".")
+        if value is None:
+            del state[name]
+        else:
+            state[name] = value
+    return state
+
+
+def _with(value, index, bad):
+    value = np.array(value, dtype=float)
+    value[index] = bad
+    return value
+
+
+W0 = mlp(seed=1).state_dict()["layers.0.W"]  # (3, 4)
+
+_BAD_STATES = [
+    ("a NaN weight", {"state": _state(layers__0__W=_with(W0, (0, 0), math.nan))}, ()),
+    ("an inf weight", {"state": _state(layers__0__W=_with(W0, (1, 2), math.inf))}, ()),
+    ("a missing key", {"state": _state(layers__1__b=None)}, ()),
+    ("an unexpected key", {"state": {**_state(), "layers.2.W": np.zeros((2, 2))}}, ()),
+    ("a weight of the wrong shape", {"state": _state(layers__0__W=np.zeros((4, 3)))}, ()),
+    ("a string weight", {"state": _state(layers__0__b="zeros")}, ()),
+    ("a ragged weight", {"state": _state(layers__0__W=[[1.0, 2.0, 3.0, 4.0]] * 2 + [[1.0]])}, ()),
+    ("a list of arrays", {"state": list(_state().values())}, ()),
+    ("None", {"state": None}, ()),
+]
+
+
+def _layer_input_extras(width):
+    """Bad inputs of a layer that takes x of shape (..., width): the any-dimension variants, a wrong width."""
+    return any_nd_tensor("x", X) + [
+        ("the wrong width", {"x": np.zeros((4, width + 2))}, ()),
+        ("a Tensor of the wrong width", {"x": Tensor(np.zeros((2, 7, width + 1)))}, ()),
+        ("a single number", {"x": 1.0}, ()),
+    ]
+
+
+EXAMPLES = {
+    "implementations.nn.Module": Example(build=lambda: (nn.Module, {})),
+    "implementations.nn.Module.eval": Example(build=lambda: (mlp().eval, {})),
+    "implementations.nn.Module.train": Example(
+        build=lambda: (mlp().train, {"mode": False}),
+        roles={"mode": "flag"}),
+    "implementations.nn.Module.named_parameters": Example(
+        build=lambda: (mlp().named_parameters, {"prefix": "net."}),
+        extra=[("a number", {"prefix": 5}, ())]),
+    "implementations.nn.Module.parameters": Example(build=lambda: (mlp().parameters, {})),
+    "implementations.nn.Module.state_dict": Example(build=lambda: (mlp().state_dict, {})),
+    "implementations.nn.Module.zero_grad": Example(build=lambda: (mlp().zero_grad, {})),
+    "implementations.nn.Module.load_state_dict": Example(
+        build=lambda: (mlp().load_state_dict, {"state": _state()}),
+        extra=_BAD_STATES),
+    "implementations.nn.Linear": Example(
+        build=lambda: (nn.Linear, {"in_features": 3, "out_features": 2, "bias": True, "rng": rng(), "init": "he"}),
+        roles={"in_features": "count", "out_features": "count", "bias": "flag", "rng": "rng"},
+        extra=[("an unknown name", {"init": "glorot"}, ()), ("a number", {"init": 5}, ())]),
+    "implementations.nn.Linear.forward": Example(
+        build=lambda: (nn.Linear(3, 2, rng=rng()).forward, {"x": X}),
+        extra=_layer_input_extras(3)),
+    "implementations.nn.Embedding": Example(
+        build=lambda: (nn.Embedding, {"num_embeddings": 5, "embedding_dim": 2, "rng": rng()}),
+        roles={"num_embeddings": "count", "embedding_dim": "count", "rng": "rng"}),
+    "implementations.nn.Embedding.forward": Example(
+        build=lambda: (nn.Embedding(5, 2, rng=rng()).forward, {"indices": IDS}),
+        roles={"indices": "ids:5"},
+        extra=[("a NaN id", {"indices": np.array([[1.0, math.nan]])}, ()),
+               ("a Tensor holding 1.5", {"indices": Tensor([1.5, 2.0])}, ()),
+               ("a ragged nested list", {"indices": [[1, 2], [3]]}, ())]),
+    "implementations.nn.LayerNorm": Example(
+        build=lambda: (nn.LayerNorm, {"dim": 3, "eps": 1e-5}),
+        roles={"dim": "count", "eps": "rate"}),
+    "implementations.nn.LayerNorm.forward": Example(
+        build=lambda: (nn.LayerNorm(3).forward, {"x": X}),
+        extra=_layer_input_extras(3)),
+    "implementations.nn.MLP": Example(
+        build=lambda: (nn.MLP, {"sizes": [3, 4, 2], "activation": "tanh", "rng": rng()}),
+        roles={"sizes": "array", "rng": "rng"},
+        extra=[("one size only", {"sizes": [3]}, ()), ("a fractional size", {"sizes": [3, 2.5, 2]}, ()),
+               ("a number", {"sizes": 3}, ()), ("an unknown name", {"activation": "softplus"}, ())]),
+    "implementations.nn.MLP.forward": Example(
+        build=lambda: (mlp().forward, {"x": X}),
+        extra=_layer_input_extras(3)),
+    "implementations.nn.MLP.stack": Example(
+        build=lambda: (nn.MLP.stack, {"networks": [mlp(0), mlp(1)]}),
+        extra=[("an empty list", {"networks": []}, ()), ("a string", {"networks": "ab"}, ()),
+               ("a list holding a string", {"networks": [mlp(0), "mlp"]}, ()),
+               ("networks of different sizes", {"networks": [mlp(0), mlp(1, sizes=(3, 5, 2))]}, ())]),
+    "implementations.nn.Sequential": Example(
+        build=lambda: (positional(nn.Sequential, "layers"), {"layers": [nn.Linear(3, 2, rng=rng()), Tensor.relu]}),
+        extra=[("a string layer", {"layers": [nn.Linear(3, 2, rng=rng()), "relu"]}, ()),
+               ("a number", {"layers": [2.0]}, ())]),
+    "implementations.nn.Sequential.forward": Example(
+        build=lambda: (nn.Sequential(nn.Linear(3, 2, rng=rng()), Tensor.relu).forward, {"x": X}),
+        extra=_layer_input_extras(3)),
+}

@@ -1,0 +1,65 @@
+"""Valid examples for the input contract: optim (chapter 3's optimizers and gradient clipping)."""
+
+import math
+
+import numpy as np
+
+from contract import Example
+from implementations import optim
+from implementations.autograd import Tensor
+
+_rng = np.random.default_rng(0)
+THETA = _rng.normal(size=(2, 3))  # (2, 3) a parameter
+GRAD = _rng.normal(size=(2, 3))  # its gradient
+
+
+def params():
+    """Fresh parameters with gradients: a (2, 3) weight and a (3,) bias."""
+    W, b = Tensor(THETA, requires_grad=True), Tensor(np.zeros(3), requires_grad=True)
+    W.grad, b.grad = GRAD.copy(), np.ones(3)
+    return [W, b]
+
+
+def _with_nan_gradient():
+    p = Tensor(THETA, requires_grad=True)
+    p.grad = np.full((2, 3), math.nan)
+    return [p]
+
+
+_BAD_PARAMS = [("an empty list", {"params": []}, ()),
+               ("a single Tensor", {"params": Tensor(THETA, requires_grad=True)}, ()),
+               ("a Tensor without requires_grad", {"params": [Tensor(THETA)]}, ())]
+
+
+def _step(optimizer, **kwargs):
+    def build():
+        return optimizer(params(), **kwargs).step, {}
+    return build
+
+
+EXAMPLES = {
+    "implementations.optim.SGD": Example(
+        build=lambda: (optim.SGD, {"params": params(), "lr": 0.1, "momentum": 0.9, "weight_decay": 0.01}),
+        roles={"params": "params", "lr": "rate", "momentum": "penalty", "weight_decay": "penalty"},
+        extra=_BAD_PARAMS),
+    "implementations.optim.SGD.step": Example(build=_step(optim.SGD, lr=0.1, momentum=0.9)),
+    "implementations.optim.Adam": Example(
+        build=lambda: (optim.Adam, {"params": params(), "lr": 0.01, "betas": (0.9, 0.999), "eps": 1e-8,
+                                    "weight_decay": 0.0}),
+        roles={"params": "params", "lr": "rate", "eps": "rate", "weight_decay": "penalty"},
+        extra=_BAD_PARAMS + [
+            ("a learning rate above Adam's range (each step moves every weight by about lr)", {"lr": 1e6}, ()),
+            ("a beta of 1", {"betas": (1.0, 0.999)}, ()), ("a NaN beta", {"betas": (0.9, math.nan)}, ()),
+            ("a negative beta", {"betas": (-0.1, 0.999)}, ()), ("one beta", {"betas": (0.9,)}, ()),
+            ("a string", {"betas": "0.9, 0.999"}, ()), ("a string beta", {"betas": ("0.9", 0.999)}, ())]),
+    "implementations.optim.Adam.step": Example(build=_step(optim.Adam, lr=0.01)),
+    "implementations.optim._Optimizer.zero_grad": Example(
+        build=lambda: (optim.SGD(params(), 0.1).zero_grad, {})),
+    "implementations.optim.clip_grad_norm": Example(
+        build=lambda: (optim.clip_grad_norm, {"params": params(), "max_norm": 1.0}),
+        roles={"params": "params", "max_norm": "rate"},
+        extra=[("an empty list", {"params": []}, ()),
+               ("a single Tensor", {"params": Tensor(THETA, requires_grad=True)}, ()),
+               ("a NaN gradient (the loss diverged)", {"params": _with_nan_gradient()}, (FloatingPointError,))],
+        raises=(FloatingPointError,)),
+}

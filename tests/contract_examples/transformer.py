@@ -1,0 +1,112 @@
+"""Valid examples for the input contract: transformer (chapter 5's modules and TinyGPT)."""
+
+import math
+
+import numpy as np
+
+from contract import Example
+from contract_examples.autograd import any_nd_tensor
+from implementations import transformer
+from implementations.autograd import Tensor
+
+_rng = np.random.default_rng(0)
+B, T, D, HEADS, D_FF = 2, 3, 4, 2, 8
+X = _rng.normal(size=(B, T, D))  # (B, T, D)
+V, BLOCK = 7, 5  # TinyGPT: vocabulary, longest context
+IDS = _rng.integers(0, V, size=(B, T))  # (B, T) token ids
+TARGETS = _rng.integers(0, V, size=(B, T))  # (B, T) next-token ids
+
+
+def rng():
+    return np.random.default_rng(0)
+
+
+def gpt():
+    return transformer.TinyGPT(V, BLOCK, D, HEADS, 1, D_FF, rng=rng())
+
+
+def _no_key_mask():
+    mask = np.tril(np.ones((T, T), dtype=bool))
+    mask[1] = False
+    return mask
+
+
+_X_EXTRAS = [
+    ("tokens of the wrong width", {"x": np.zeros((B, T, D + 1))}, ()),
+    ("a Tensor of the wrong width", {"x": Tensor(np.zeros((T, D + 3)))}, ()),
+    ("a single token (D,)", {"x": X[0, 0]}, ()),
+    ("no tokens", {"x": Tensor(X[:, :0])}, ()),
+]
+_IDS_EXTRAS = [
+    ("a NaN id", {"idx": np.where(IDS == IDS[0, 0], math.nan, IDS)}, ()),
+    ("a single sequence (T,)", {"idx": IDS[0]}, ()),
+    ("one dimension more", {"idx": IDS[None]}, ()),
+    ("a ragged list", {"idx": [[1, 2, 3], [4, 5]]}, ()),
+    ("no tokens", {"idx": IDS[:, :0]}, ()),
+]
+
+EXAMPLES = {
+    "implementations.transformer.MultiHeadAttention": Example(
+        build=lambda: (transformer.MultiHeadAttention, {"d_model": D, "num_heads": HEADS, "rng": rng()}),
+        roles={"d_model": "count", "num_heads": "count", "rng": "rng"},
+        extra=[("a num_heads that does not divide d_model", {"num_heads": 3}, ())]),
+    "implementations.transformer.MultiHeadAttention.forward": Example(
+        build=lambda: (transformer.MultiHeadAttention(D, HEADS, rng=rng()).forward,
+                       {"x": Tensor(X), "mask": np.tril(np.ones((T, T), dtype=bool)), "return_weights": True}),
+        roles={"x": "tensor", "return_weights": "flag"},
+        extra=_X_EXTRAS + [
+            ("a float mask", {"mask": np.ones((T, T))}, ()),
+            ("a mask of the wrong shape", {"mask": np.ones((T + 1, T), dtype=bool)}, ()),
+            ("a query that may attend to no key", {"mask": _no_key_mask()}, ()),
+            ("a string", {"mask": "causal"}, ())]),
+    "implementations.transformer.FeedForward": Example(
+        build=lambda: (transformer.FeedForward, {"d_model": D, "d_ff": D_FF, "rng": rng(), "activation": "relu"}),
+        roles={"d_model": "count", "d_ff": "count", "rng": "rng"},
+        extra=[("an unknown activation", {"activation": "swish"}, ()), ("a number", {"activation": 3}, ())]),
+    "implementations.transformer.FeedForward.forward": Example(
+        build=lambda: (transformer.FeedForward(D, D_FF, rng=rng()).forward, {"x": X}),
+        roles={"x": "array:any-nd"},
+        extra=any_nd_tensor("x", Tensor(X)) + _X_EXTRAS[:2] + [("a single number", {"x": 1.0}, ())]),
+    "implementations.transformer.TransformerBlock": Example(
+        build=lambda: (transformer.TransformerBlock,
+                       {"d_model": D, "num_heads": HEADS, "d_ff": D_FF, "rng": rng(), "norm_first": False,
+                        "activation": "gelu", "causal": True}),
+        roles={"d_model": "count", "num_heads": "count", "d_ff": "count", "rng": "rng", "norm_first": "flag",
+               "causal": "flag"},
+        extra=[("a num_heads that does not divide d_model", {"num_heads": 3}, ()),
+               ("an unknown activation", {"activation": "tanh"}, ())]),
+    "implementations.transformer.TransformerBlock.forward": Example(
+        build=lambda: (transformer.TransformerBlock(D, HEADS, D_FF, rng=rng(), causal=True).forward,
+                       {"x": Tensor(X), "return_weights": True}),
+        roles={"x": "tensor", "return_weights": "flag"},
+        extra=_X_EXTRAS),
+    "implementations.transformer.TinyGPT": Example(
+        build=lambda: (transformer.TinyGPT,
+                       {"vocab_size": V, "block_size": BLOCK, "d_model": D, "num_heads": HEADS, "num_layers": 1,
+                        "d_ff": D_FF, "rng": rng()}),
+        roles={"vocab_size": "count", "block_size": "count", "d_model": "count", "num_heads": "count",
+               "num_layers": "count", "d_ff": "count", "rng": "rng"},
+        extra=[("a num_heads that does not divide d_model", {"num_heads": 3}, ())]),
+    "implementations.transformer.TinyGPT.forward": Example(
+        build=lambda: (gpt().forward, {"idx": IDS, "return_weights": True}),
+        roles={"idx": f"ids:{V}", "return_weights": "flag"},
+        extra=_IDS_EXTRAS + [("sequences longer than block_size", {"idx": np.zeros((B, BLOCK + 1), dtype=int)}, ())]),
+    "implementations.transformer.TinyGPT.loss": Example(
+        build=lambda: (gpt().loss, {"idx": IDS, "targets": TARGETS, "ignore_index": None}),
+        roles={"idx": f"ids:{V}", "targets": f"labels:{V}:idx"},
+        extra=_IDS_EXTRAS + [
+            ("a target V beside ignore_index = -1",
+             {"targets": np.where(np.arange(T) == 0, V, np.where(np.arange(T) == 1, -1, TARGETS)),
+              "ignore_index": -1}, ()),
+            ("a target -2 beside ignore_index = -1", {"targets": np.full((B, T), -2), "ignore_index": -1}, ()),
+            ("a fractional ignore_index", {"ignore_index": 1.5}, ()),
+            ("a string ignore_index", {"ignore_index": "pad"}, ()),
+            ("targets of another length", {"targets": TARGETS[:, :-1]}, ())]),
+    "implementations.transformer.TinyGPT.generate": Example(
+        build=lambda: (gpt().generate,
+                       {"idx": IDS, "max_new_tokens": 3, "rng": rng(), "temperature": 0.8, "top_k": 3}),
+        roles={"idx": f"ids:{V}", "max_new_tokens": "count0", "rng": "rng", "temperature": "rate",
+               "top_k": "count?"},
+        extra=_IDS_EXTRAS[:4] + [("a top_k above vocab_size", {"top_k": V + 1}, ()),
+                                 ("a top_k of True", {"top_k": True}, ())]),
+}
