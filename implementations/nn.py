@@ -18,7 +18,7 @@ from ._validation import (
     check_positive_int,
     check_rng,
 )
-from .attention import layer_norm
+from .attention import _layer_norm
 from .autograd import Tensor, _tensor_argument
 
 __all__ = ["Module", "Linear", "Embedding", "LayerNorm", "MLP", "Sequential", "ACTIVATIONS"]
@@ -251,7 +251,7 @@ class LayerNorm(Module):
         """Normalize ``x`` of shape (..., dim) over its last axis; the result has the same shape."""
         x = _tensor_argument(x, "x", allow_empty=False)
         check_last_dim(x, "x", self.gamma.shape[0], "the layer's dim")
-        return layer_norm(x, self.gamma, self.beta, eps=self.eps)
+        return _layer_norm(x, self.gamma, self.beta, eps=self.eps)  # checked above: the unchecked maths
 
 
 class Sequential(Module):
