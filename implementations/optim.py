@@ -122,7 +122,7 @@ class SGD(_Optimizer):
         The parameters (``model.parameters()``), a list rather than a one-shot generator.
     lr : float > 0
         Any finite size: SGD's step scales with the gradient, so a too-large lr shows as a gradient that grows
-        to inf, and :meth:`step` raises FloatingPointError then.
+        to inf, and ``step()`` raises FloatingPointError then.
     momentum : float >= 0, default 0
     weight_decay : float >= 0, default 0
     """
@@ -150,7 +150,7 @@ class Adam(_Optimizer):
     gradient at every step (the usual case); PyTorch counts separately for a parameter that has not.
 
     The learning rate must lie in (0, 1]. Adam's step m̂ / (√v̂ + ε) is about ±1 in every entry whatever the
-    scale of the gradient (g / (|g| + ε) ≈ sign(g) at the first step), so each step moves every parameter by about η:
+    scale of the gradient (g / (abs(g) + ε) ≈ sign(g) at the first step), so each step moves every parameter by about η:
     η = 1 already moves weights of order 1 by their own size, and a larger η (say 1e6) throws them to
     1e6 and beyond without ever making a gradient non-finite, so the divergence would go unnoticed.
 
