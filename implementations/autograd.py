@@ -510,17 +510,35 @@ class Tensor:
         return Tensor._result(np.where(positive, self.data, 0.0), (self,), lambda g: (g * positive,), "relu")
 
     def gelu(self):
-        """GELU, tanh approximation: ½x(1 + tanh(√(2/π)(x + 0.044715x³)))."""
+        """GELU, tanh approximation: ½x(1 + tanh(u)) with u = √(2/π)(x + 0.044715x³).
+
+        Written with in-place operations: a transformer calls it on its largest activations, and every
+        temporary of that size costs as much as the arithmetic.
+        """
         x = self.data
         c = math.sqrt(2.0 / math.pi)  # a Python float: NumPy's float64 scalar times a large temporary is slow
-        u = c * (x + 0.044715 * (x * x * x))  # x * x * x: NumPy's x**3 calls pow(), 100x slower
-        t = np.tanh(u)
+        x2 = x * x  # x²: NumPy's x**3 calls pow(), 100x slower than multiplying
+        u = 0.044715 * x2
+        u += 1.0
+        u *= x
+        u *= c  # u = c x (1 + 0.044715 x²)
+        t = np.tanh(u, out=u)  # u is not needed again
+        out = t + 1.0
+        out *= x
+        out *= 0.5  # ½ x (1 + t)
 
-        def backward(g):  # product rule, then the chain rule through tanh(u(x))
-            du = c * (1.0 + 3 * 0.044715 * x**2)
-            return (g * (0.5 * (1.0 + t) + 0.5 * x * (1.0 - t**2) * du),)
+        def backward(g):  # d/dx ½x(1 + t) = ½(1 + t) + ½x (1 − t²) du/dx, du/dx = c(1 + 3 · 0.044715 x²)
+            local = t * t
+            np.subtract(1.0, local, out=local)  # 1 − t² = tanh'(u)
+            local *= (3 * 0.044715 * c) * x2 + c  # × du/dx
+            local *= x
+            local += t
+            local += 1.0
+            local *= 0.5
+            local *= g
+            return (local,)
 
-        return Tensor._result(0.5 * x * (1.0 + t), (self,), backward, "gelu")
+        return Tensor._result(out, (self,), backward, "gelu")
 
     # --- shape ------------------------------------------------------------------------------
 

@@ -61,10 +61,12 @@ def _check_named_curves(curves, name, length=None):
 def use_book_style():
     """One look for every figure of the book: readable fonts, light grid, no top/right spines.
 
-    Every figure is laid out by ``tight_layout`` when it is drawn (``figure.autolayout``), so a notebook
-    needs no ``fig.tight_layout()`` of its own. In a Jupyter kernel the inline backend is told to show each
-    figure at its own size rather than cropped to its "tight" bounding box: cropping draws every figure
-    twice, once to measure it, and the automatic layout already keeps labels and legends inside it.
+    Every figure is laid out as ``fig.tight_layout()`` would lay it out (labels, titles and legends inside the
+    figure, nothing overlapping), so a notebook needs no layout call of its own. In a script matplotlib does it
+    whenever a figure is drawn (``figure.autolayout``). In a Jupyter kernel the inline backend instead lays out
+    each figure once, just before rendering it, and renders it at its own size rather than cropped to its "tight"
+    bounding box: the automatic layout draws every figure twice (once only to measure it) and computes the layout
+    twice, which costs about a third of the time of each figure for the same result.
     """
     mpl.rcParams.update(
         {
@@ -82,16 +84,53 @@ def use_book_style():
             "legend.frameon": False,
         }
     )
-    _show_figures_uncropped()
+    _render_inline_figures_laid_out()
 
 
-def _show_figures_uncropped():
-    """In IPython's inline backend (Jupyter), render figures without ``bbox_inches="tight"``."""
+def _render_inline_figures_laid_out():
+    """In IPython's inline backend (Jupyter), lay out each figure once and render it uncropped as PNG."""
     if "inline" not in mpl.get_backend():
-        return  # a script or a test: nothing is displayed inline
-    from matplotlib_inline.backend_inline import set_matplotlib_formats
+        return  # a script or a test: nothing is displayed inline, figure.autolayout lays figures out
+    from IPython import get_ipython
+    from matplotlib.figure import Figure
 
-    set_matplotlib_formats("png", bbox_inches=None)
+    # Importing the inline backend sets up its own formatters now; left to the first figure, it would replace
+    # the one registered below.
+    from matplotlib_inline import backend_inline  # noqa: F401
+
+    shell = get_ipython()
+    if shell is None:
+        return
+    mpl.rcParams["figure.autolayout"] = False  # laid out once, by _png_laid_out, instead of on every draw
+    formatters = shell.display_formatter.formatters
+    for formatter in formatters.values():
+        formatter.pop(Figure, None)  # one rendering of each figure, as matplotlib_inline's own formats do
+    formatters["image/png"].for_type(Figure, _png_laid_out)
+
+
+def _png_laid_out(fig):
+    """The inline backend's PNG of ``fig``: laid out once, then rendered at the figure's own size."""
+    from IPython.core.pylabtools import print_figure
+
+    if fig.get_layout_engine() is None:  # a figure made with layout="constrained" keeps its own engine
+        _tight_layout_once(fig)
+    return print_figure(fig, fmt="png", bbox_inches=None, base64=True)
+
+
+def _tight_layout_once(fig):
+    """Give ``fig`` the subplot parameters of ``fig.tight_layout()``, computed in one pass instead of two.
+
+    ``tight_layout`` measures every axes twice (the second pass only re-fits the result into the rectangle
+    (0, 0, 1, 1), which changes nothing); the measuring is most of its cost. Uses matplotlib's own layout
+    function; tests/test_plotting.py checks that the parameters equal ``tight_layout``'s.
+    """
+    from matplotlib._tight_layout import get_subplotspec_list, get_tight_layout_figure
+
+    renderer = fig._get_renderer()
+    with renderer._draw_disabled():  # measure text and ticks without painting anything
+        params = get_tight_layout_figure(fig, fig.axes, get_subplotspec_list(fig.axes), renderer, pad=1.08)
+    if params:  # empty when the figure has no subplots to lay out (tight_layout then leaves it as it is)
+        fig.subplots_adjust(**params)
 
 
 def scatter_xy(ax, x, y, *, xlabel, ylabel, label=None, **kwargs):

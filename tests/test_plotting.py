@@ -1,0 +1,104 @@
+"""The book's figure layout: one tight-layout pass in the inline backend gives tight_layout's own result."""
+
+import base64
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+from implementations import plotting
+
+
+def _line_grid(nrows, ncols, **kwargs):
+    fig, axes = plt.subplots(nrows, ncols, squeeze=False, figsize=(4 * ncols, 3 * nrows), **kwargs)
+    x = np.linspace(0, 1, 50)
+    for k, ax in enumerate(axes.flat):
+        ax.plot(x, 1000 * np.sin(6 * x + k), label="a long legend entry")
+        ax.set(xlabel="x", ylabel="a long y label", title=f"panel {k}")
+    return fig, axes
+
+
+def _legend_outside():
+    fig, axes = _line_grid(1, 2, gridspec_kw={"width_ratios": [1, 1.4]})
+    axes[0, 1].legend(**plotting.LEGEND_OUTSIDE)
+    return fig
+
+
+def _shared_with_colorbar():
+    fig, axes = _line_grid(2, 2, sharex=True, sharey=True)
+    image = axes[1, 1].imshow(np.eye(3), extent=(0, 1, 0, 1000), aspect="auto")
+    fig.colorbar(image, cax=axes[1, 1].inset_axes([1.02, 0, 0.03, 1]))
+    return fig
+
+
+def _with_suptitle():
+    fig, _ = _line_grid(1, 3)
+    fig.suptitle("a figure title")
+    return fig
+
+
+FIGURES = {
+    "one axes": lambda: _line_grid(1, 1)[0],
+    "3 x 3, shared axes": lambda: _line_grid(3, 3, sharex=True, sharey=True)[0],
+    "legend outside, width ratios": _legend_outside,
+    "shared 2 x 2 with a colorbar": _shared_with_colorbar,
+    "suptitle": _with_suptitle,
+}
+
+
+def _subplot_params(fig):
+    p = fig.subplotpars
+    return np.array([p.left, p.right, p.bottom, p.top, p.wspace, p.hspace])
+
+
+@pytest.fixture(autouse=True)
+def _no_automatic_layout():
+    """Figures made without a layout engine, as in a kernel after use_book_style (another test may have set it)."""
+    with mpl.rc_context({"figure.autolayout": False}):
+        yield
+    plt.close("all")
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_one_pass_layout_equals_tight_layout(name):
+    reference = FIGURES[name]()
+    reference.tight_layout()
+    fig = FIGURES[name]()
+    before = _subplot_params(fig)
+    plotting._tight_layout_once(fig)
+    assert not np.allclose(_subplot_params(fig), before)  # the layout did change the default parameters
+    np.testing.assert_allclose(_subplot_params(fig), _subplot_params(reference), rtol=0, atol=1e-12)
+
+
+def test_inline_png_is_laid_out_and_uncropped():
+    fig = FIGURES["legend outside, width ratios"]()
+    reference = FIGURES["legend outside, width ratios"]()
+    reference.tight_layout()
+    png = base64.b64decode(plotting._png_laid_out(fig))
+    assert png.startswith(b"\x89PNG")
+    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+    assert (width, height) == (800, 300)  # the figure's own size at 100 dpi, not cropped to its contents
+    np.testing.assert_allclose(_subplot_params(fig), _subplot_params(reference), rtol=0, atol=1e-12)
+
+
+def test_a_jupyter_kernel_shows_figures_laid_out_once_and_uncropped(monkeypatch):
+    """In a real kernel (the inline backend sets up its own formatters lazily): the book's formatter is the one used."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel keeps its inline backend, as in the notebooks
+
+    draw = ("fig, ax = plt.subplots()\nax.plot([0, 1], [0, 1000], label='a line')\nax.set(xlabel='x', ylabel='y')\n"
+            "ax.legend(loc='upper left', bbox_to_anchor=(1, 1))\n")
+    cells = ["import matplotlib.pyplot as plt\nfrom implementations import plotting\nplotting.use_book_style()",
+             draw + "plt.show()",
+             draw + "fig.tight_layout()\nprint(fig.subplotpars.left, fig.subplotpars.bottom)\nplt.close(fig)",
+             "print(fig.subplotpars.left, fig.subplotpars.bottom)"]  # the figure shown in the cell before
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
+    NotebookClient(nb, kernel_name="python3", timeout=60).execute()
+    png = base64.b64decode(nb.cells[1].outputs[0]["data"]["image/png"])
+    assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == (640, 400)  # not cropped
+    shown = [float(v) for v in nb.cells[3].outputs[0]["text"].split()]
+    reference = [float(v) for v in nb.cells[2].outputs[0]["text"].split()]
+    np.testing.assert_allclose(shown, reference, rtol=0, atol=1e-12)  # laid out as tight_layout would
