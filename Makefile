@@ -1,10 +1,10 @@
 # Machine Learning from scratch: build, test and run the book.
-# Needs only python3 (3.11.5 or a later 3.11) and make; everything else goes into $(VENV).
+# Needs only make and python3 (3.11 from 3.11.5, 3.12 or 3.13); everything else goes into $(VENV).
 # `make` alone lists the targets.
 
 VENV ?= .venv
-# The interpreter the venv is made from: Python 3.11, at least 3.11.5 (the
-# pinned soupsieve needs it).
+# The interpreter the venv is made from: Python 3.11 (3.11.5 or later: the
+# locked soupsieve needs it), 3.12 or 3.13. Any other stops with a message.
 PYTHON ?= python3
 PY = $(VENV)/bin/python
 BIN = $(VENV)/bin
@@ -24,7 +24,8 @@ export PATH := $(abspath $(BIN)):$(PATH)
 NB_ENV = env -u MPLBACKEND OPENBLAS_NUM_THREADS=1
 
 .DEFAULT_GOAL := help
-.PHONY: help install book test nbval-matrix execute lab lab-student data bench student clean distclean cache-check
+.PHONY: help install lock book test test-pythons nbval-matrix execute lab lab-student data bench student clean distclean \
+	cache-check
 
 help:
 	@echo "Targets:"
@@ -33,6 +34,8 @@ help:
 	@echo "  make test       ruff, pytest, strict nbval natively and in a foreign numerical environment,"
 	@echo "                  book build with warnings as errors (reusing nbval's execution), site test,"
 	@echo "                  the notebooks in JupyterLab (headless Chromium)"
+	@echo "  make test-pythons  unit tests and strict nbval under the oldest and newest other supported Python"
+	@echo "                  found on this machine (each in its own .venv-3.X); .ci/run runs it after make test"
 	@echo "  make nbval-matrix  strict nbval under OPENBLAS_CORETYPE x OPENBLAS_NUM_THREADS (x86-64)"
 	@echo "  make execute    re-run every notebook in place, refreshing its stored outputs"
 	@echo "  make lab        open the notebooks in JupyterLab (extra arguments: LAB_ARGS=\"--port 8899\")"
@@ -41,16 +44,20 @@ help:
 	@echo "  make bench      measure notebooks, builds and kernels; print the table, write book/performance.md"
 	@echo "  make student    copies of the notebooks without the exercise solutions, in student/;"
 	@echo "                  copies you changed are kept (REFRESH=1 replaces them, saving yours first)"
+	@echo "  make lock       re-resolve requirements.txt from requirements.in for every supported Python"
+	@echo "                  (UPGRADE=1: newest versions; otherwise the current pins are kept where possible)"
 	@echo "  make clean      remove _build/"
-	@echo "  make distclean  remove _build/ and $(VENV)"
+	@echo "  make distclean  remove _build/, $(VENV) and the other Pythons' .venv-3.X"
 
 # --- environment --------------------------------------------------------------
 
-# Created once: a fresh venv with an up-to-date pip.
+# Created once: a fresh venv with an up-to-date pip, from a supported interpreter.
 $(PY):
-	@$(PYTHON) -c 'import sys; sys.exit(not ((3, 11, 5) <= sys.version_info[:3] < (3, 12)))' || { \
-		echo "error: requirements.txt is pinned for Python 3.11.5 or a later 3.11;" \
-		     "$(PYTHON) is $$($(PYTHON) --version 2>&1). Use e.g. make PYTHON=python3.11" >&2; exit 1; }
+	@$(PYTHON) -c 'import sys; sys.exit(not ((3, 11, 5) <= sys.version_info[:3] < (3, 14)))' 2>/dev/null || { \
+		echo "error: the book supports Python 3.11 (3.11.5 or later), 3.12 and 3.13;" \
+		     "PYTHON=$(PYTHON) is $$(command -v $(PYTHON) >/dev/null && $(PYTHON) --version 2>&1 || echo 'not found')." \
+		     "Choose a supported one by name or path, e.g. make $(or $(MAKECMDGOALS),book) PYTHON=python3.12" >&2; \
+		exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
 
@@ -60,6 +67,16 @@ $(STAMP): requirements.txt pyproject.toml | $(PY)
 	touch $@
 
 install: $(STAMP)
+
+# requirements.txt is one lock for every supported Python: uv's universal resolution of requirements.in, with
+# environment markers where a version or platform needs its own pin. Existing pins are kept unless they have
+# to change; UPGRADE=1 moves every package to its newest version. Re-run make test (and make test-pythons)
+# after a lock change.
+UV_VERSION = 0.13.8
+lock: | $(PY)
+	$(PY) -m pip install --quiet uv==$(UV_VERSION)
+	$(BIN)/uv pip compile --quiet requirements.in --universal --python-version 3.11.5 --custom-compile-command "make lock" \
+		$(if $(UPGRADE),--upgrade) --output-file requirements.txt
 
 # --- notebook execution cache -------------------------------------------------
 
@@ -100,6 +117,11 @@ test: cache-check
 	$(PY) tools/run_nbval.py --record-cache _build/.jupyter_cache notebooks
 	$(NB_ENV) $(JB) build . -W -n --keep-going --all
 	$(BIN)/pytest -p no:cacheprovider tests/site tests/lab
+
+# The unit tests and strict nbval under the oldest and the newest supported Python on this machine other than the
+# venv's own, each in its own venv (.venv-3.X); a missing version is reported in one line (tools/test_pythons.py).
+test-pythons: install
+	$(PY) tools/test_pythons.py
 
 # The portability check of the stored outputs, beyond the one foreign environment of `make test`.
 nbval-matrix: install
@@ -147,4 +169,4 @@ clean:
 	rm -rf _build
 
 distclean: clean
-	rm -rf $(VENV)
+	rm -rf $(VENV) .venv-3.*

@@ -54,7 +54,7 @@ def foreign_env():
             "NPY_DISABLE_CPU_FEATURES": " ".join(numpy_dispatch_targets())}, None
 
 
-def run(name, extra_env, notebooks, extra_args=()):
+def run(name, extra_env, notebooks, extra_args=(), log_suffix=""):
     """Strict nbval under ``extra_env``; returns (name, passed, summary line, seconds, full output)."""
     env = {k: v for k, v in os.environ.items() if k not in ("MPLBACKEND", "OPENBLAS_CORETYPE",
                                                             "NPY_DISABLE_CPU_FEATURES")}
@@ -68,7 +68,7 @@ def run(name, extra_env, notebooks, extra_args=()):
     result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     output = result.stdout + result.stderr
-    (LOGS / f"{name}.log").write_text(output, encoding="utf-8")
+    (LOGS / f"{name}{log_suffix}.log").write_text(output, encoding="utf-8")
     lines = [line for line in output.splitlines() if line.strip()]
     summary = lines[-1].strip("= ") if lines else "no output"
     return name, result.returncode == 0, summary, seconds, output
@@ -83,6 +83,7 @@ def main():
     parser.add_argument("notebooks", nargs="*", default=["notebooks"], help="notebooks or folders (default: notebooks)")
     parser.add_argument("--record-cache", metavar="DIR", help="the native run stores executed notebooks in DIR")
     parser.add_argument("--matrix", action="store_true", help="run the OPENBLAS_CORETYPE x thread-count matrix")
+    parser.add_argument("--log-suffix", default="", help="appended to each log's name, e.g. -py3.13")
     args = parser.parse_args()
 
     if args.matrix:
@@ -103,11 +104,11 @@ def main():
     for name, env, _ in jobs:
         print(f"strict nbval, {name}: {describe(env)}", flush=True)
     with ThreadPoolExecutor(max_workers=2) as pool:  # the project's machines have two cores
-        results = list(pool.map(lambda job: run(job[0], job[1], args.notebooks, job[2]), jobs))
+        results = list(pool.map(lambda job: run(job[0], job[1], args.notebooks, job[2], args.log_suffix), jobs))
 
     failed = [r for r in results if not r[1]]
     for name, _, _, _, output in failed:
-        print(f"\n----- {name}: full output ({LOGS / (name + '.log')}) -----\n{output}")
+        print(f"\n----- {name}: full output ({LOGS / (name + args.log_suffix + '.log')}) -----\n{output}")
     for name, passed, summary, seconds, _ in results:
         print(f"{'ok  ' if passed else 'FAIL'} {name:<14} {summary} (wall {seconds:.0f} s)")
     return 1 if failed else 0
