@@ -6,13 +6,24 @@ formula (no raw TeX left), that every image loaded, that every internal link and
 nothing was fetched from anywhere but the local server (the book works offline). The search page must find
 "gradient descent". A screenshot of each chapter's first screen goes to ``_build/screenshots/``.
 
+Every page is also audited for accessibility once MathJax has typeset it (tests/site/a11y.py): axe-core, the copy
+bundled with the pinned selenium-axe-python (nothing is downloaded), with the WCAG 2.0/2.1 A and AA rules and axe's
+best practices, must find no critical or serious violation; and every image in the page's content must have an
+alternative text that describes it, not an empty one, a file name or a path (a notebook figure gets it from its
+cell's ``mystnb.image.alt`` metadata). ``tools/a11y_audit.py`` prints all findings, minor ones included.
+
+The built book tested is ``_build/html``, or the folder named by the environment variable ``BOOK_HTML``.
+
 Chromium and its driver come from Debian (``chromium``, ``chromium-driver``); tests/browser_support.py starts it.
 Without them the module is skipped with a one-line reason, unless the environment variable ``CI`` is set: in CI a
 missing browser is a failure.
 """
 
+import base64
+import contextlib
 import functools
 import http.server
+import os
 import re
 import sys
 import threading
@@ -22,11 +33,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "site")]
+import a11y  # noqa: E402
 from browser_support import require_browser, start_chrome  # noqa: E402
 
-HTML = ROOT / "_build" / "html"
-SCREENSHOTS = ROOT / "_build" / "screenshots"
+HTML = Path(os.environ.get("BOOK_HTML") or ROOT / "_build" / "html").resolve()
+SCREENSHOTS = HTML.parent / "screenshots"  # _build/screenshots for the default build
+
+
 def _toc_pages():
     """Every page of _toc.yml (root and chapters), as paths of the built HTML."""
     import yaml
@@ -37,7 +51,26 @@ def _toc_pages():
 
 
 PAGES = _toc_pages()
+# The pages Sphinx generates besides the chapters (indices, search): audited for accessibility too.
+GENERATED_PAGES = [p for p in ("genindex.html", "py-modindex.html", "prf-prf.html", "search.html")
+                   if (HTML / p).exists()]
 require_browser("site test")
+
+
+@contextlib.contextmanager
+def _serve(directory):
+    """``directory`` on http://127.0.0.1:<free port>/ while the block runs."""
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
 
 
 @pytest.fixture(scope="module")
@@ -45,16 +78,8 @@ def server():
     """The built book on http://127.0.0.1:<free port>/, for the duration of the module."""
     if not (HTML / "index.html").exists():
         pytest.fail(f"{HTML} has no index.html: build the book first (make book).", pytrace=False)
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(HTML)))
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
+    with _serve(HTML) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -64,11 +89,7 @@ def browser():
     driver.quit()
 
 
-WAIT_FOR_MATHJAX = """
-const done = arguments[arguments.length - 1];
-if (!window.MathJax || !MathJax.startup || !MathJax.startup.promise) { done("no MathJax"); return; }
-MathJax.startup.promise.then(() => done("typeset"), (e) => done("error: " + e));
-"""
+WAIT_FOR_MATHJAX = a11y.WAIT_FOR_MATHJAX
 
 PAGE_FACTS = """
 const origin = location.origin;
@@ -128,6 +149,7 @@ def test_page_renders_offline_with_math_images_and_links(page, server, browser):
     browser.execute_async_script("setTimeout(arguments[arguments.length - 1], 300)")  # let late errors arrive
     facts = browser.execute_script(PAGE_FACTS)
     errors = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    _AUDITS[page] = _audit(browser)  # the page is open and typeset: test_page_is_accessible reads the result
     assert not errors, f"{page}: console errors {errors}"
     if facts["math"]:
         assert state == "typeset", f"{page}: MathJax {state}"
@@ -140,6 +162,89 @@ def test_page_renders_offline_with_math_images_and_links(page, server, browser):
     assert not broken, f"{page}: broken internal links: {broken}"
     if page.startswith("notebooks/"):
         assert facts["math"] > 20 and facts["images"] > 3, f"{page}: suspiciously little content {facts}"
+
+
+# --- accessibility ------------------------------------------------------------------------------------------------
+
+_AUDITS = {}  # page -> what _audit found, filled by the test above, which has the page open already
+
+
+def _audit(browser):
+    """axe's critical and serious violations, and the images without a real alternative text, on the open page."""
+    return {"axe": a11y.describe(a11y.blocking(a11y.axe_violations(browser))),
+            "images": a11y.image_alt_problems(browser)}
+
+
+def _audit_report(page, found):
+    lines = [f"{page}: accessibility problems"]
+    if found["axe"]:
+        lines.append("  axe-core, critical or serious (run tools/a11y_audit.py for the full table):")
+        lines += [f"    {line}" for line in found["axe"]]
+    if found["images"]:
+        lines.append(f"  {len(found['images'])} image(s) without an alternative text that describes them "
+                     "(a notebook figure takes it from its cell's metadata mystnb.image.alt):")
+        lines += [f"    {line}" for line in found["images"]]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("page", PAGES + GENERATED_PAGES)
+def test_page_is_accessible(page, server, browser):
+    """No critical or serious axe-core violation, and a described image everywhere, once MathJax has typeset."""
+    found = _AUDITS.get(page)
+    if found is None:  # a generated page, or this test run on its own
+        browser.get(server + page)
+        browser.execute_async_script(WAIT_FOR_MATHJAX)
+        found = _audit(browser)
+    assert not (found["axe"] or found["images"]), _audit_report(page, found)
+
+
+# A page with what the audit must catch: a link of low contrast (#8ab4f8 on white, 2.1:1), an image without an
+# alt attribute and one whose alt is its file's path; and a described image and a well-contrasted link it must pass.
+PLANTED = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Planted problems</title></head>
+<body><main>
+  <h1>Planted problems</h1>
+  <p>Read <a href="#faint" id="faint" style="color: #8ab4f8">this faint link</a> and
+     <a href="#clear" id="clear" style="color: #1259c3">this clear one</a>.</p>
+  <img id="no-alt" src="dot.png" width="20" height="20">
+  <img id="path-alt" src="dot.png" alt="../_images/3c0486666ba4.png" width="20" height="20">
+  <img id="described" src="dot.png" alt="A single blue dot." width="20" height="20">
+</main></body></html>
+"""
+DOT_PNG = base64.b64decode(  # a 1x1 PNG
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==")
+
+
+def test_audit_catches_planted_problems(browser, tmp_path):
+    (tmp_path / "index.html").write_text(PLANTED, encoding="utf-8")
+    (tmp_path / "dot.png").write_bytes(DOT_PNG)
+    with _serve(tmp_path) as url:  # served, not file://, as the book is: axe measures colours on a real page
+        browser.get(url + "index.html")
+        violations = a11y.axe_violations(browser)
+        images = a11y.image_alt_problems(browser)
+    by_rule = {v["id"]: v for v in violations}
+    assert "color-contrast" in by_rule and by_rule["color-contrast"]["impact"] == "serious", violations
+    contrast_targets = [t for n in by_rule["color-contrast"]["nodes"] for t in n["target"]]
+    assert contrast_targets == ["#faint"], contrast_targets
+    assert "image-alt" in by_rule, "axe must report the image without alt"
+    assert {v["id"] for v in a11y.blocking(violations)} >= {"color-contrast", "image-alt"}
+    assert len(images) == 2, images
+    assert "no alt attribute" in images[0] and "is a path" in images[1], images
+    report = _audit_report("index.html", {"axe": a11y.describe(a11y.blocking(violations)), "images": images})
+    assert "color-contrast (serious, 1 node(s)), e.g. #faint" in report, report
+
+
+@pytest.mark.parametrize("alt, problem", [
+    (None, "no alt attribute"), ("", "empty"), ("   ", "empty"),
+    ("../_images/6a6d17eecd163d1bc1d3e84b1fddaf6e.png", "path"), ("figures/loss.svg", "path"),
+    ("fig_loss.png", "file name"), ("Loss Curve.JPG", "file name"),
+    ("The figure in images/fig_cost.png shows the cost falling", "file name"),
+    ("Training and validation loss against the epoch; the validation loss turns up after epoch 40.", None),
+    ("Cross-entropy against w for y = 0/1: two convex curves.", None),
+])
+def test_alt_text_rule(alt, problem):
+    found = a11y.alt_problem(alt)
+    assert (found is None) if problem is None else (problem in found), (alt, found)
 
 
 def test_index_leads_to_the_introduction(server, browser):
