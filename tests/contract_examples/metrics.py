@@ -1,4 +1,5 @@
-"""Valid examples for the input contract: metrics (accuracy, confusion matrix, precision, recall, F1)."""
+"""Valid examples for the input contract: metrics (accuracy, confusion matrix, precision, recall, F1; ROC and
+precision–recall curves, their areas, Brier score, log loss, reliability curve, cost-optimal threshold)."""
 
 import numpy as np
 
@@ -7,6 +8,27 @@ from implementations import metrics
 
 y_true = np.array([0, 1, 2, 2, 1, 0])  # (N,) = (6,)
 y_pred = np.array([0, 2, 2, 1, 1, 0])  # (6,)
+y_binary = np.array([0, 1, 1, 0, 1, 0, 0, 1])  # (N,) = (8,)
+scores = np.array([-1.2, 0.8, 0.4, 0.4, 2.0, -0.3, 0.6, 0.6])  # (8,) real scores, two ties
+p = np.array([0.1, 0.8, 0.6, 0.6, 1.0, 0.0, 0.7, 0.9])  # (8,) probabilities, 0 and 1 included
+fpr = np.array([0.0, 0.25, 0.5, 1.0])  # (4,) a monotonic x
+tpr = np.array([0.0, 0.5, 0.75, 1.0])  # (4,)
+
+# one class absent: the curves divide by the positives (and the ROC curve by the negatives too)
+_NO_POSITIVE = ("no positive label", {"y_true": np.zeros(8, dtype=int)}, ())
+_NO_NEGATIVE = ("no negative label", {"y_true": np.ones(8, dtype=int)}, ())
+_BAD_PROBABILITIES = [("a probability 1.5", {"p": np.r_[1.5, p[1:]]}, ()),
+                      ("a probability -0.1", {"p": np.r_[-0.1, p[1:]]}, ())]
+
+
+def _scored(function, **more):
+    """An example of a function of (y_true, scores)."""
+    return lambda: (function, {"y_true": y_binary, "scores": scores, **more})
+
+
+def _probabilistic(function, **more):
+    """An example of a function of (y_true, p)."""
+    return lambda: (function, {"y_true": y_binary, "p": p, **more})
 
 
 def _labels_without_a_class_count(name, value):
@@ -30,4 +52,41 @@ EXAMPLES = {
     "implementations.metrics.precision_recall_f1": Example(
         build=lambda: (metrics.precision_recall_f1, {"y_true": y_true, "y_pred": y_pred, "num_classes": 3}),
         roles={"y_true": "labels:3", "y_pred": "labels:3:y_true", "num_classes": "count"}),
+    "implementations.metrics.roc_curve": Example(
+        build=_scored(metrics.roc_curve, drop_intermediate=False),
+        roles={"y_true": "labels:2", "scores": "aligned:y_true", "drop_intermediate": "flag"},
+        extra=[_NO_POSITIVE, _NO_NEGATIVE]),
+    "implementations.metrics.auc": Example(
+        build=lambda: (metrics.auc, {"x": fpr, "y": tpr}),
+        roles={"x": "array", "y": "aligned:x"},
+        extra=[("x neither increasing nor decreasing", {"x": np.array([0.0, 0.5, 0.25, 1.0])}, ()),
+               ("a single point", {"x": fpr[:1], "y": tpr[:1]}, ())]),
+    "implementations.metrics.roc_auc": Example(
+        build=_scored(metrics.roc_auc),
+        roles={"y_true": "labels:2", "scores": "aligned:y_true"},
+        extra=[_NO_POSITIVE, _NO_NEGATIVE]),
+    "implementations.metrics.precision_recall_curve": Example(
+        build=_scored(metrics.precision_recall_curve),
+        roles={"y_true": "labels:2", "scores": "aligned:y_true"},
+        extra=[_NO_POSITIVE]),
+    "implementations.metrics.average_precision": Example(
+        build=_scored(metrics.average_precision),
+        roles={"y_true": "labels:2", "scores": "aligned:y_true"},
+        extra=[_NO_POSITIVE]),
+    "implementations.metrics.brier_score": Example(
+        build=_probabilistic(metrics.brier_score),
+        roles={"y_true": "labels:2", "p": "aligned:y_true"},
+        extra=_BAD_PROBABILITIES),
+    "implementations.metrics.log_loss": Example(
+        build=_probabilistic(metrics.log_loss),
+        roles={"y_true": "labels:2", "p": "aligned:y_true"},
+        extra=_BAD_PROBABILITIES),
+    "implementations.metrics.reliability_curve": Example(
+        build=_probabilistic(metrics.reliability_curve, num_bins=5),  # bin (0.2, 0.4] stays empty
+        roles={"y_true": "labels:2", "p": "aligned:y_true", "num_bins": "count"},
+        extra=_BAD_PROBABILITIES),
+    "implementations.metrics.cost_optimal_threshold": Example(
+        build=lambda: (metrics.cost_optimal_threshold, {"c_fp": 1.0, "c_fn": 4.0}),
+        roles={"c_fp": "penalty", "c_fn": "penalty"},
+        extra=[("both costs 0", {"c_fp": 0.0, "c_fn": 0.0}, ())]),
 }

@@ -8,6 +8,7 @@ from implementations import preprocessing
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(8, 2))  # (N, m) = (8, 2)
 y = X @ np.array([1.0, -2.0]) + 0.5  # (8,)
+classes = np.array([0, 1, 0, 1, 1, 0, 1, 0])  # (8,) class labels, for stratify=True
 mean = np.array([0.5, -1.0])  # (m,)
 std = np.array([2.0, 0.5])  # (m,)
 w_std = np.array([1.0, 2.0, -3.0])  # (m + 1,)
@@ -30,9 +31,15 @@ EXAMPLES = {
                ("a weight too many", {"w_std": np.zeros(4)}, ())]),
     "implementations.preprocessing.train_test_split": Example(
         build=lambda: (preprocessing.train_test_split,
-                       {"X": X, "y": y, "test_fraction": 0.25, "rng": np.random.default_rng(0)}),
-        roles={"X": "array", "y": "aligned:X", "test_fraction": "prob", "rng": "rng"},
+                       {"X": X, "y": classes, "test_fraction": 0.25, "rng": np.random.default_rng(0),
+                        "stratify": True}),
+        roles={"X": "array", "y": "labels::X", "test_fraction": "prob", "rng": "rng", "stratify": "flag"},
         extra=[("a test fraction of 0", {"test_fraction": 0.0}, ()),
                ("a test fraction of 1", {"test_fraction": 1.0}, ()),
-               ("a test fraction that leaves no training example", {"test_fraction": 0.99}, ())]),
+               ("a test fraction that leaves no training example", {"test_fraction": 0.99}, ()),
+               # without stratify, y holds any real targets: the array checks of the role "aligned:X"
+               ("a NaN target, not stratified", {"y": np.r_[np.nan, y[1:]], "stratify": False}, ()),
+               ("an inf target, not stratified", {"y": np.r_[np.inf, y[1:]], "stratify": False}, ()),
+               ("one target fewer than the rows of X, not stratified", {"y": y[:-1], "stratify": False}, ()),
+               ("a string, not stratified", {"y": "targets", "stratify": False}, ())]),
 }
