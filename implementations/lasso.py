@@ -27,6 +27,7 @@ from ._validation import (
     check_w,
     check_X_y,
 )
+from .regression import _cost  # the squared-error part, (1/2N)‖y − Φw‖², as compute_cost(..., average=True)
 
 __all__ = ["soft_threshold", "lasso_cost", "l1_max", "fit_lasso", "lasso_path"]
 
@@ -73,8 +74,7 @@ def lasso_cost(X, y, w, *, l1):
     X, y = check_X_y(X, y)
     w = check_w(w, X.shape[1])
     l1 = check_nonnegative(l1, "l1")
-    residual = y - (w[0] + X @ w[1:])  # e = y − Φw: (N,)
-    return float(0.5 * residual @ residual / X.shape[0] + l1 * np.abs(w[1:]).sum())
+    return _cost(X, y, w, 0.0, average=True) + l1 * float(np.abs(w[1:]).sum())  # (1/2N)‖y − Φw‖² + λ₁‖w_{1:}‖₁
 
 
 def l1_max(X, y):
