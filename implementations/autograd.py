@@ -503,7 +503,7 @@ class Tensor:
         from .logistic import _sigmoid  # the overflow-free sigmoid of chapter 2 (tensors hold no NaN)
 
         out = _sigmoid(self.data)
-        return Tensor._result(out, (self,), lambda g: (g * out * (1.0 - out),), "sigmoid")  # σ' = σ(1 − σ)
+        return Tensor._result(out, (self,), lambda g: (g * out * (1.0 - out),), "sigmoid")  # sigm' = sigm(1 − sigm)
 
     def relu(self):
         positive = self.data > 0

@@ -43,13 +43,13 @@ def polynomial_features(x, degree):
 
 
 def gaussian_basis(x, centers, width):
-    """Gaussian bumps φⱼ(x) = exp(−(x − μⱼ)² / (2s²)), eq. (1.3).
+    """Gaussian bumps φⱼ(x) = exp(−(x − cⱼ)² / (2s²)), eq. (1.3).
 
     Parameters
     ----------
     x : array_like of shape (N,)
     centers : array_like of shape (M,)
-        The centres μⱼ.
+        The centres cⱼ.
     width : float
         The common width s > 0.
 
@@ -58,19 +58,19 @@ def gaussian_basis(x, centers, width):
     features : ndarray of shape (N, M)
     """
     x = _as_inputs(x)
-    mu = as_finite_array(centers, "centers", ndim=1, allow_empty=False)
+    c = as_finite_array(centers, "centers", ndim=1, allow_empty=False)  # (M,)
     s = check_positive(width, "width")
-    return np.exp(-((x[:, None] - mu[None, :]) ** 2) / (2 * s**2))  # (N, M)
+    return np.exp(-((x[:, None] - c[None, :]) ** 2) / (2 * s**2))  # (N, M)
 
 
 def sigmoid_basis(x, centers, width):
-    """Logistic steps φⱼ(x) = σ((x − μⱼ) / s) with σ(a) = 1 / (1 + e^{−a}), eq. (1.3).
+    """Logistic steps φⱼ(x) = sigm((x − cⱼ) / s) with sigm(a) = 1 / (1 + e^{−a}), eq. (1.3).
 
     Parameters
     ----------
     x : array_like of shape (N,)
     centers : array_like of shape (M,)
-        Where each step is at height ½.
+        The centres cⱼ, where each step is at height ½.
     width : float
         The common scale s > 0: the larger, the gentler the step.
 
@@ -79,8 +79,8 @@ def sigmoid_basis(x, centers, width):
     features : ndarray of shape (N, M)
     """
     x = _as_inputs(x)
-    mu = as_finite_array(centers, "centers", ndim=1, allow_empty=False)
+    c = as_finite_array(centers, "centers", ndim=1, allow_empty=False)  # (M,)
     s = check_positive(width, "width")
-    a = (x[:, None] - mu[None, :]) / s  # (N, M)
-    # σ(a) = ½(1 + tanh(a/2)): the same function, with no overflow in exp for large |a|.
+    a = (x[:, None] - c[None, :]) / s  # (N, M)
+    # sigm(a) = ½(1 + tanh(a/2)): the same function, with no overflow in exp for large |a|.
     return 0.5 * (1.0 + np.tanh(0.5 * a))

@@ -18,8 +18,8 @@ from .nn import MLP
 from .transformer import TransformerBlock
 
 __all__ = [
-    "averaged_gradient", "ridge_weights",  # chapter 1
-    "log_sigmoid", "hessian", "binary_weights",  # chapter 2
+    "averaged_gradient", "ridge_weights", "laplace_neg_log_likelihood", "ridge_effective_parameters",  # chapter 1
+    "log_sigmoid", "hessian", "binary_weights", "mistake_bound", "poisson_gradient_hessian",  # chapter 2
     "softplus", "relu_net_grad_W1", "num_weights",  # chapter 3
     "gru_step", "bptt_last", "reverse_within_length",  # chapter 4
     "causal_attention", "positional_encoding", "block_parameters",  # chapter 5
@@ -49,6 +49,41 @@ def ridge_weights(candidate, *, rng):
     """``ridge_weights(X, y, l2)`` against ``regression.normal_equations(X, y, l2=l2)``."""
     __tracebackhide__ = True
     check_function(candidate, lambda X, y, l2: regression.normal_equations(X, y, l2=l2), _ridge_inputs, rng=rng)
+
+
+def _laplace_neg_log_likelihood(e, b):
+    """−ℓ = N ln(2b) + Σᵢ abs(eᵢ)/b: minus the log-likelihood of N residuals under Laplace noise of scale b."""
+    return e.size * np.log(2 * b) + np.abs(e).sum() / b
+
+
+def _laplace_inputs(rng, size):
+    b = float(10.0 ** rng.uniform(-1, 1))  # scales from 0.1 to 10: a b where 2b belongs shows at every scale
+    return rng.laplace(scale=b, size=size), b
+
+
+def laplace_neg_log_likelihood(candidate, *, rng):
+    """``laplace_neg_log_likelihood(e, b)`` against N ln(2b) + Σᵢ abs(eᵢ)/b."""
+    __tracebackhide__ = True
+    check_function(candidate, _laplace_neg_log_likelihood, _laplace_inputs, rng=rng)
+
+
+def _ridge_trace(X, l2):
+    """tr S_λ, S_λ = Φ(ΦᵀΦ + λI′)⁻¹Φᵀ the ridge smoother matrix: tr[(ΦᵀΦ + λI′)⁻¹ΦᵀΦ] by cycling the product."""
+    Phi = regression.add_bias(X)  # (N, m + 1)
+    I_prime = np.diag(np.r_[0.0, np.ones(X.shape[1])])  # (m + 1, m + 1): no penalty on the bias
+    return float(np.trace(np.linalg.solve(Phi.T @ Phi + l2 * I_prime, Phi.T @ Phi)))
+
+
+def _ridge_dof_inputs(rng, size):
+    m = 1 + size % 4  # sometimes more features than examples
+    X = rng.normal(size=(size, m)) * 10.0 ** rng.uniform(-1, 1, size=m) + rng.uniform(-3, 3, size=m)  # off-centre
+    return X, float(10.0 ** rng.uniform(-2, 2))
+
+
+def ridge_effective_parameters(candidate, *, rng):
+    """``ridge_effective_parameters(X, l2)`` against the trace of the ridge smoother matrix S_λ."""
+    __tracebackhide__ = True
+    check_function(candidate, _ridge_trace, _ridge_dof_inputs, rng=rng)
 
 
 # --- chapter 2 --------------------------------------------------------------------------------------------------
@@ -92,6 +127,71 @@ def binary_weights(candidate, *, rng):
     """``binary_weights(W)`` against the weights recovered from softmax's probabilities of class 2."""
     __tracebackhide__ = True
     check_function(candidate, _logistic_weights_of, _two_class_inputs, rng=rng)
+
+
+from . import glm, perceptron  # noqa: E402  (the chapter-2 modules that only these checks use)
+
+
+def _mistake_bound(X, y, w):
+    """(r/γ)² with r = max ‖φ⁽ⁱ⁾‖ and γ the margin of w, both in the feature space φ = (1, x)."""
+    r = np.linalg.norm(regression.add_bias(X), axis=1).max()
+    return (r / perceptron.margin(X, y, w)) ** 2
+
+
+def _separated_inputs(rng, size):
+    """Points at least 0.05 from the hyperplane of a random w of random scale, labelled by its side."""
+    m = 1 + size % 3
+    w = rng.standard_normal(m + 1) * 10.0 ** rng.uniform(-1, 1)  # a norm far from 1: normalising matters
+    X = 2.0 * rng.standard_normal((4 * size + 8, m)) + rng.uniform(-2, 2, m)  # off-centre: the bias matters
+    distance = regression.add_bias(X) @ w / np.linalg.norm(w)  # signed distance to the hyperplane
+    keep = np.flatnonzero(np.abs(distance) >= 0.05)[: size + 1]
+    return X[keep], (distance[keep] > 0).astype(np.int64), w
+
+
+def mistake_bound(candidate, *, rng):
+    """``mistake_bound(X, y, w)`` against (r/γ)² from ``perceptron.margin`` and the rows of Φ."""
+    __tracebackhide__ = True
+    check_function(candidate, _mistake_bound, _separated_inputs, rng=rng)
+
+
+def _count_inputs(rng, size):
+    m = 1 + size % 3
+    X = rng.standard_normal((size + 1, m))
+    w = 0.5 * rng.standard_normal(m + 1)
+    y = rng.poisson(np.exp(regression.add_bias(X) @ w)).astype(np.float64)  # counts with mean e^(wᵀφ)
+    return X, y, w
+
+
+def _part(candidate, index):
+    """The reader's function reduced to one of the two results it returns, named as the reader named it."""
+    def part(X, y, w):
+        result = candidate(X, y, w)
+        if not isinstance(result, (tuple, list)) or len(result) != 2:
+            raise TypeError(f"expected a pair (gradient, Hessian); received {type(result).__name__}. "
+                            "End your function with `return grad, H`.")
+        return result[index]
+    part.__wrapped__ = candidate  # so that the check's messages use the reader's argument names
+    return part
+
+
+def poisson_gradient_hessian(candidate, *, rng):
+    """``poisson_gradient_hessian(X, y, w)`` -> (gradient, Hessian) against ``glm.poisson_gradient_hessian``."""
+    __tracebackhide__ = True
+    if not callable(candidate):
+        raise TypeError(f"candidate must be a function; received {type(candidate).__name__}. "
+                        "Pass your function itself, without calling it.")
+    rng = check_rng(rng)
+    name = getattr(candidate, "__name__", "poisson_gradient_hessian")
+    try:
+        candidate(np.zeros((1, 1)), np.ones(1), np.zeros(2))
+    except NotImplementedError:  # a stub: one reminder, not one per part of the check
+        _remind_not_implemented(name)
+        return
+    except Exception:  # noqa: BLE001  (any other error is reported below, with the input that causes it)
+        pass
+    for index, what in enumerate(("the gradient, its first result", "the Hessian, its second result")):
+        check_function(_part(candidate, index), lambda X, y, w, i=index: glm.poisson_gradient_hessian(X, y, w)[i],
+                       _count_inputs, rng=rng, name=name, quantity=what)
 
 
 # --- chapter 3 --------------------------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ def binary_cross_entropy_with_logits(logits, targets):
     """Mean of log(1 + e^z) − t z, eq. (2.6): the binary cross-entropy computed from the logits z.
 
     log(1 + e^z) is evaluated as max(z, 0) + log(1 + e^(−|z|)), which never overflows. Both pieces take
-    the branch z ≥ 0 at z = 0, so the gradient there is the correct σ(0) − t = 1/2 − t.
+    the branch z ≥ 0 at z = 0, so the gradient there is the correct sigm(0) − t = 1/2 − t.
 
     Parameters
     ----------

@@ -1,14 +1,14 @@
-"""Finite-difference gradients: the independent check every analytic gradient in the book must pass."""
+"""Finite-difference gradients and Jacobians: the independent check every analytic derivative in the book must pass."""
 
 import numpy as np
 
 from ._validation import _describe, as_array, check_callable, check_finite_any_shape, check_positive
 
-__all__ = ["numerical_gradient", "check_gradient"]
+__all__ = ["numerical_gradient", "numerical_jacobian", "check_gradient"]
 
 
 def numerical_gradient(f, x, *, eps=1e-6):
-    """Central differences ∂f/∂xₖ ≈ (f(x + ε eₖ) − f(x − ε eₖ)) / (2ε) for every entry k of x.
+    """Central differences ∂f/∂xₖ ≈ (f(x + ε eₖ) − f(x − ε eₖ)) / (2ε) for every entry k of x, eq. (A.5).
 
     The error is O(ε²) for smooth f, against O(ε) for a one-sided difference.
 
@@ -64,6 +64,64 @@ def _scalar(value):
     except (TypeError, ValueError):
         raise TypeError(f"f must return a scalar; received {_describe(value)}. Reduce it to one number, "
                         "e.g. with .sum() or .mean().") from None
+
+
+def numerical_jacobian(f, x, *, eps=1e-6):
+    """The Jacobian J[i, k] = ∂fᵢ/∂xₖ, eq. (A.2), by central differences, eq. (A.5).
+
+    Column k is (f(x + ε eₖ) − f(x − ε eₖ)) / (2ε), with an error of O(ε²) for smooth f. Row i is the gradient of
+    output i; for a scalar ``f`` the result is :func:`numerical_gradient`'s.
+
+    Parameters
+    ----------
+    f : callable
+        Maps an array shaped like ``x`` to an array of finite numbers of a fixed shape ``S`` (a scalar too).
+    x : array_like of any shape
+        Point at which to differentiate (not modified): finite numbers, at least one.
+    eps : float, default 1e-6
+        Step ε > 0.
+
+    Returns
+    -------
+    jacobian : ndarray of shape S + x.shape
+        ``jacobian[i, k]`` = ∂fᵢ/∂xₖ; for a vector function of a vector, shape (m, n) with m outputs and
+        n inputs.
+
+    Raises
+    ------
+    TypeError
+        If ``f`` is not callable or does not return numbers.
+    ValueError
+        If ``f`` returns arrays of different shapes near ``x``, or NaN or ±inf.
+    """
+    f = check_callable(f, "f", what="a function of an array")
+    x = np.array(check_finite_any_shape(x, "x"))  # a copy we may perturb in place
+    eps = check_positive(eps, "eps")
+    shape = _values(f, np.array(x), None, "at x").shape
+    flat_x = x.reshape(-1)  # a view into x
+    columns = np.empty((flat_x.size, *shape))  # (n, *S): column k of the Jacobian, ∂f/∂xₖ
+    for k in range(flat_x.size):
+        original = flat_x[k]
+        flat_x[k] = original + eps
+        f_plus = _values(f, x, shape, f"at x + eps in entry {k} of x (flattened)")
+        flat_x[k] = original - eps
+        f_minus = _values(f, x, shape, f"at x - eps in entry {k} of x (flattened)")
+        flat_x[k] = original
+        columns[k] = (f_plus - f_minus) / (2 * eps)
+    if not np.isfinite(columns).all():
+        k = int(np.flatnonzero(~np.isfinite(columns).reshape(flat_x.size, -1).all(axis=1))[0])
+        raise ValueError(f"f returned NaN or ±inf at x ± eps in entry {k} of x (flattened), so the Jacobian is not "
+                         "finite there; expected finite values. Check f near x, or move x away from a singularity.")
+    return np.moveaxis(columns, 0, -1).reshape(*shape, *x.shape)  # (*S, *x.shape)
+
+
+def _values(f, x, shape, where):
+    """A copy of f(x) as a float64 array (f may return x itself), of the given shape unless shape is None."""
+    value = np.array(as_array(f(x), "f(x)"), dtype=np.float64)  # a copy: x is perturbed after this call
+    if shape is not None and value.shape != shape:
+        raise ValueError(f"f returned shape {value.shape} {where} but shape {shape} at x; expected an output of "
+                         "the same shape at every point.")
+    return value
 
 
 def check_gradient(f, grad_f, x, *, eps=1e-6):

@@ -1,6 +1,6 @@
 """The lasso: L1-regularised linear regression, fitted by cyclic coordinate descent.
 
-Chapter 1, section "Generalisation and model selection". Conventions (those of the chapter):
+Chapter 1, section "Generalization and model selection". Conventions (those of the chapter):
 
 * ``X`` has shape (N, m): N examples, m raw features, no bias column; ``y`` has shape (N,);
 * ``w`` has shape (m + 1,): ``w[0]`` is the bias w₀, ``w[1:]`` multiply the columns of ``X``;
@@ -8,9 +8,9 @@ Chapter 1, section "Generalisation and model selection". Conventions (those of t
 
 The cost is scaled as scikit-learn's ``Lasso`` scales it, so that ``l1`` here is its ``alpha``:
 
-    J(w) = (1/2N) ‖y − Φw‖² + λ₁ Σ_{j≥1} |w_j|,        λ₁ = ``l1`` >= 0; the bias is not penalised.
+    J(w) = (1/2N) ‖y − Φw‖² + λ₁ Σ_{j≥1} abs(w_j),     λ₁ = ``l1`` >= 0; the bias is not penalised.
 
-Unlike the ridge penalty, |w_j| has a kink at 0, so J has no gradient there and no closed-form minimiser;
+Unlike the ridge penalty, abs(w_j) has a kink at 0, so J has no gradient there and no closed-form minimiser;
 its minimiser sets some weights *exactly* to zero, which selects features.
 """
 
@@ -33,11 +33,11 @@ __all__ = ["soft_threshold", "lasso_cost", "l1_max", "fit_lasso", "lasso_path"]
 
 
 def soft_threshold(z, t):
-    """The soft-thresholding operator S(z, t) = sign(z) · max(|z| − t, 0), elementwise.
+    """The soft-thresholding operator soft(z, t) = sign(z) · max(abs(z) − t, 0), elementwise: eq. (1.31).
 
-    S(z, t) is the minimiser of ½(w − z)² + t|w| over w (the proximal operator of t|·|): 0 ∈ w − z + t ∂|w|
-    gives w = z − t sign(w) when w ≠ 0, possible only for |z| > t, and w = 0 when |z| ≤ t. It shrinks z
-    towards 0 by t and sets it to exactly 0 inside [−t, t].
+    soft(z, t) is the minimiser of ½(w − z)² + t abs(w) over w (the proximal operator of t abs(·)):
+    0 ∈ w − z + t ∂abs(w) gives w = z − t sign(w) when w ≠ 0, possible only for abs(z) > t, and w = 0 when
+    abs(z) ≤ t. It shrinks z towards 0 by t and sets it to exactly 0 inside [−t, t].
 
     Parameters
     ----------
@@ -56,7 +56,7 @@ def soft_threshold(z, t):
 
 
 def lasso_cost(X, y, w, *, l1):
-    """The lasso cost J(w) = (1/2N) ‖y − Φw‖² + λ₁ Σ_{j≥1} |w_j|; the bias w₀ is not penalised.
+    """The lasso cost J(w) = (1/2N) ‖y − Φw‖² + λ₁ Σ_{j≥1} abs(w_j) of eq. (1.29); the bias w₀ is not penalised.
 
     Parameters
     ----------
@@ -78,10 +78,10 @@ def lasso_cost(X, y, w, *, l1):
 
 
 def l1_max(X, y):
-    """The smallest λ₁ at which the lasso sets every feature weight to zero: max_j |(1/N) φ_jᵀ(y − ȳ)|.
+    """The smallest λ₁ at which the lasso sets every feature weight to zero: max_j abs((1/N) φ_jᵀ(y − ȳ)), eq. (1.30).
 
     At w = (ȳ, 0, …, 0) the residual is y − ȳ, and the optimality condition of a zero weight,
-    |(1/N) φ_jᵀ(y − Φw)| <= λ₁, holds for every j exactly when λ₁ >= this value. It is the natural top of a
+    abs((1/N) φ_jᵀ(y − Φw)) <= λ₁, holds for every j exactly when λ₁ >= this value. It is the natural top of a
     grid of penalties (scikit-learn's ``alpha_max``).
 
     Parameters
@@ -107,32 +107,42 @@ def _centre(X, y):
     return Xc, y - y_mean, x_mean, y_mean
 
 
-def _coordinate_descent(Xc, yc, l1, w, num_iters, tol):
-    """Cyclic coordinate descent on (1/2N)‖yc − Xc w‖² + λ₁‖w‖₁ for centred data; ``w`` (m,) is updated in place.
+def _solve_on_support(Xc_T, yc, l1, w):
+    """Move ``w`` (m,) to the exact minimiser for its zero pattern and signs; True if w then minimises J.
 
-    Returns the number of sweeps used, or None if the largest change of the last of ``num_iters`` sweeps was
-    still >= ``tol``. Inputs are checked by the caller.
+    On the support A = {j : w_j ≠ 0}, while the signs s_A are kept, J is the quadratic
+    (1/2N)‖yc − X_A v‖² + λ₁ s_Aᵀv, minimised where G_AA v = c_A − λ₁ s_A (G = (1/N) XcᵀXc, c = (1/N) Xcᵀyc on
+    centred data). If v flips a sign, w moves towards v only until its first weight reaches zero, that weight
+    leaves the support, and the system is solved again. Each move lowers J (checked). Once v keeps its signs, w
+    moves to it, and it minimises J if every zero weight has abs((1/N) φ_jᵀ r) <= λ₁ too.
     """
-    N, m = Xc.shape
-    Xc_T = np.ascontiguousarray(Xc.T)  # (m, N): row j is the centred column φ_j − φ̄_j, contiguous in memory
-    z = np.einsum("jn,jn->j", Xc_T, Xc_T) / N  # (m,): z_j = (1/N)‖φ_j − φ̄_j‖²
-    w[z == 0] = 0.0  # a constant feature predicts nothing; 0 is its minimum-norm weight
-    r = yc - Xc @ w  # (N,): the residual, kept up to date after every coordinate step
-    for sweep in range(1, num_iters + 1):
-        max_change = 0.0
-        for j in range(m):
-            if z[j] == 0:
-                continue
-            rho = Xc_T[j] @ r / N + z[j] * w[j]  # ρ_j = (1/N) φ_jᵀ(r + φ_j w_j): the fit without w_j
-            w_new = math.copysign(max(abs(rho) - l1, 0.0), rho) / z[j]  # w_j ← S(ρ_j, λ₁) / z_j
-            delta = w_new - w[j]
-            if delta != 0.0:
-                r -= delta * Xc_T[j]  # r = y − Φw stays exact without recomputing Φw
-                w[j] = w_new
-                max_change = max(max_change, abs(delta))
-        if max_change < tol:
-            return sweep
-    return None
+    N = yc.shape[0]
+
+    def cost(v, X_A):  # J restricted to the support
+        return np.sum((yc - v @ X_A) ** 2) / (2 * N) + l1 * np.abs(v).sum()
+
+    while True:
+        support = np.flatnonzero(w)  # (|A|,)
+        signs, w_A, X_A = np.sign(w[support]), w[support], Xc_T[support]  # (|A|,), (|A|,), (|A|, N)
+        try:
+            v = np.linalg.solve(X_A @ X_A.T / N, X_A @ yc / N - l1 * signs)  # G_AA v = c_A − λ₁ s_A
+        except np.linalg.LinAlgError:  # a singular G_AA: leave it to the sweeps
+            return False
+        flipped = np.flatnonzero(np.sign(v) != signs)
+        if flipped.size:  # stop on the boundary of the orthant, where the first weight reaches zero
+            t = w_A[flipped] / (w_A[flipped] - v[flipped])  # (flipped,): in (0, 1]
+            v = w_A + t.min() * (v - w_A)
+            v[flipped[np.argmin(t)]] = 0.0
+        if not cost(v, X_A) <= cost(w_A, X_A):  # round-off in a nearly singular G_AA: stop here
+            return False
+        w[support] = v
+        if not flipped.size:
+            break
+    q = Xc_T @ (yc - v @ X_A) / N  # (m,): (1/N) φ_jᵀ r for every feature j
+    slack = 1e-10 * max(l1, np.abs(Xc_T @ yc).max() / N)  # round-off allowance, relative to l1_max
+    zero = np.ones(w.shape[0], dtype=bool)
+    zero[support] = False
+    return bool(np.all(np.abs(q[support] - l1 * signs) <= slack) and np.all(np.abs(q[zero]) <= l1 + slack))
 
 
 def _not_converged(num_iters, tol, what=""):
@@ -145,23 +155,31 @@ def _not_converged(num_iters, tol, what=""):
 
 
 def fit_lasso(X, y, *, l1, num_iters=1000, tol=1e-8, w_init=None):
-    """Minimise the lasso cost J(w) = (1/2N) ‖y − Φw‖² + λ₁ Σ_{j≥1} |w_j| by cyclic coordinate descent.
+    """Minimise the lasso cost (1.29) by cyclic coordinate descent, eqs. (1.30) and (1.31).
 
     **Optimality.** J is convex; w minimises it exactly when 0 ∈ ∂J(w), its subdifferential. With the
     residual r = y − Φw, that is: for the unpenalised bias, (1/N) Σᵢ rᵢ = 0, i.e. w₀ = ȳ − x̄ᵀw_{1:};
     for each feature j >= 1,
 
     * (1/N) φ_jᵀ r = λ₁ sign(w_j)   if w_j ≠ 0 (the correlation with the residual is exactly ±λ₁),
-    * |(1/N) φ_jᵀ r| <= λ₁           if w_j = 0 (the subgradient of |w_j| at 0 is the interval [−1, 1]).
+    * abs((1/N) φ_jᵀ r) <= λ₁        if w_j = 0 (the subgradient of abs(w_j) at 0 is the interval [−1, 1]).
 
     **Coordinate update.** Minimising J over w_j alone, the others fixed, is the one-dimensional problem of
     :func:`soft_threshold`: with ρ_j = (1/N) φ_jᵀ(r + φ_j w_j) and z_j = (1/N) ‖φ_j‖²,
 
-        w_j ← S(ρ_j, λ₁) / z_j.
+        w_j ← soft(ρ_j, λ₁) / z_j.
 
     The bias is minimised out after every such step (w₀ = ȳ − x̄ᵀw_{1:}), which is the same as running the
     updates on centred columns φ_j − φ̄_j and centred targets y − ȳ; that makes the updates independent of
     the features' offsets, as in scikit-learn. A sweep updates w₁, …, w_m in turn, and J never increases.
+
+    **Exact finish.** When a sweep changes no weight's sign (zero counts as a sign), the support A of the
+    non-zero weights and their signs s_A have probably settled. On them the conditions above are the linear
+    system G_AA w_A = c_A − λ₁ s_A (G = (1/N) ΦᵀΦ and c = (1/N) Φᵀy on centred data), which
+    ``_solve_on_support`` solves: it moves w to the solution, or, if the solution flips a sign, only as far
+    as the first weight that reaches zero, drops that weight and solves again; each move lowers J. If the
+    solution then satisfies every condition, it is the exact minimiser and the fit stops; otherwise the sweeps
+    go on. Strongly correlated features, on which the sweeps alone crawl, then need only a few sweeps.
 
     Parameters
     ----------
@@ -173,7 +191,8 @@ def fit_lasso(X, y, *, l1, num_iters=1000, tol=1e-8, w_init=None):
     num_iters : int, default 1000
         Maximum number of sweeps.
     tol : float, default 1e-8
-        Stop after the first sweep in which no weight changed by ``tol`` or more (in the units of the weights).
+        Stop after the first sweep in which no weight changed by ``tol`` or more (in the units of the weights),
+        unless the exact finish has stopped earlier.
     w_init : array_like of shape (m + 1,), optional
         Starting weights (a warm start); only the feature weights ``w_init[1:]`` matter, the bias is computed.
         Zeros by default.
@@ -195,14 +214,31 @@ def fit_lasso(X, y, *, l1, num_iters=1000, tol=1e-8, w_init=None):
     m = X.shape[1]
     w = np.zeros(m) if w_init is None else check_w(w_init, m, name="w_init")[1:].copy()  # (m,)
 
-    Xc, yc, x_mean, y_mean = _centre(X, y)  # (N, m), (N,), (m,), scalar
-    if _coordinate_descent(Xc, yc, l1, w, num_iters, tol) is None:
-        raise _not_converged(num_iters, tol)
-    return np.r_[y_mean - x_mean @ w, w]  # (m + 1,): w₀ = ȳ − x̄ᵀw_{1:}
+    Xc, yc, x_mean, y_mean = _centre(X, y)  # (N, m), (N,): the bias is minimised out, w₀ = ȳ − x̄ᵀw
+    Xc_T = np.ascontiguousarray(Xc.T)  # (m, N): row j is the centred column φ_j − φ̄_j
+    N = X.shape[0]
+    z = np.einsum("jn,jn->j", Xc_T, Xc_T) / N  # (m,): z_j = (1/N)‖φ_j − φ̄_j‖²
+    w[z == 0] = 0.0  # a constant feature predicts nothing; 0 is its minimum-norm weight
+    r = yc - Xc @ w  # (N,): the residual, kept up to date after every coordinate step
+    for _ in range(num_iters):
+        max_change, same_signs = 0.0, True
+        for j in np.flatnonzero(z):
+            rho = Xc_T[j] @ r / N + z[j] * w[j]  # ρ_j = (1/N) φ_jᵀ(r + φ_j w_j): the fit without w_j
+            shrunk = abs(rho) - l1
+            w_j = math.copysign(shrunk, rho) / z[j] if shrunk > 0 else 0.0  # w_j ← soft(ρ_j, λ₁) / z_j, eq. (1.31)
+            if w_j != w[j]:
+                same_signs &= np.sign(w_j) == np.sign(w[j])
+                max_change = max(max_change, abs(w_j - w[j]))
+                r -= (w_j - w[j]) * Xc_T[j]  # r = y − Φw stays exact without recomputing Φw
+                w[j] = w_j
+        if max_change < tol or (same_signs and _solve_on_support(Xc_T, yc, l1, w)):  # settled signs: solve
+            return np.r_[y_mean - x_mean @ w, w]  # (m + 1,): w₀ = ȳ − x̄ᵀw_{1:}
+        r = yc - w @ Xc_T  # (N,): exact again, also where the step on the support moved w
+    raise _not_converged(num_iters, tol)
 
 
 def lasso_path(X, y, *, l1s, num_iters=1000, tol=1e-8):
-    """Lasso weights for a sequence of penalties λ₁, each fit warm-started from the previous one.
+    """Lasso weights, minimising eq. (1.29), for a sequence of penalties λ₁, each fit warm-started from the last.
 
     The penalties are visited from the largest to the smallest, as scikit-learn's ``lasso_path`` does: at a
     large λ₁ most weights are zero and the solution is found in a sweep or two, and each smaller λ₁ starts
@@ -238,11 +274,12 @@ def lasso_path(X, y, *, l1s, num_iters=1000, tol=1e-8):
     num_iters = check_positive_int(num_iters, "num_iters")
     tol = check_positive(tol, "tol")
 
-    Xc, yc, x_mean, y_mean = _centre(X, y)  # (N, m), (N,), (m,), scalar
     W = np.empty((l1s.size, X.shape[1] + 1))  # (L, m + 1)
-    w = np.zeros(X.shape[1])  # (m,): carried from one λ₁ to the next
+    w = np.zeros(X.shape[1] + 1)  # (m + 1,): carried from one λ₁ to the next
     for i in np.argsort(-l1s, kind="stable"):  # largest λ₁ first
-        if _coordinate_descent(Xc, yc, l1s[i], w, num_iters, tol) is None:
-            raise _not_converged(num_iters, tol, what=f" for l1s[{i}]={l1s[i]:g}")
-        W[i] = np.r_[y_mean - x_mean @ w, w]
+        try:
+            w = fit_lasso(X, y, l1=l1s[i], num_iters=num_iters, tol=tol, w_init=w)
+        except ValueError:
+            raise _not_converged(num_iters, tol, what=f" for l1s[{i}]={l1s[i]:g}") from None
+        W[i] = w
     return W

@@ -14,6 +14,7 @@ import numpy as np
 
 from ._descent import descend
 from ._validation import (
+    as_finite_array,
     check_finite_any_shape,
     check_nonnegative,
     check_positive,
@@ -45,6 +46,7 @@ __all__ = [
     "logistic_hessian",
     "fit_logistic",
     "fit_logistic_newton",
+    "fit_logistic_weighted",
     # re-exported from perceptron, softmax and metrics
     "perceptron",
     "softmax",
@@ -61,7 +63,7 @@ __all__ = [
 
 
 def sigmoid(z):
-    """The logistic sigmoid σ(z) = 1 / (1 + e^(−z)), eq. (2.1), without overflow.
+    """The logistic sigmoid sigm(z) = 1 / (1 + e^(−z)), eq. (2.1), without overflow.
 
     For z ≥ 0 it evaluates 1 / (1 + e^(−z)) and for z < 0 the equal e^z / (1 + e^z), so ``exp``
     only ever sees −abs(z) ≤ 0: no overflow warning, and at large abs(z) the values round to exactly 1 and 0.
@@ -82,17 +84,17 @@ def sigmoid(z):
 
 
 def _sigmoid(z_arr):
-    """σ of a float array known to hold no NaN (±inf give 1 and 0): :func:`sigmoid` without its checks."""
+    """sigm of a float array known to hold no NaN (±inf give 1 and 0): :func:`sigmoid` without its checks."""
     return _sigmoid_from(z_arr, np.exp(-np.abs(z_arr)))  # e^(−|z|) in [0, 1]: never overflows
 
 
 def _sigmoid_from(z_arr, e):
-    """σ(z) given e = e^(−|z|): 1 / (1 + e) for z ≥ 0, e / (1 + e) for z < 0."""
+    """sigm(z) given e = e^(−|z|): 1 / (1 + e) for z ≥ 0, e / (1 + e) for z < 0."""
     return np.where(z_arr >= 0, 1.0, e) / (1.0 + e)
 
 
 def log_sigmoid(z):
-    """log σ(z) = min(z, 0) − log(1 + e^(−abs(z))), finite and warning-free for any finite z.
+    """log sigm(z) = min(z, 0) − log(1 + e^(−abs(z))), finite and warning-free for any finite z.
 
     Parameters
     ----------
@@ -110,7 +112,7 @@ def log_sigmoid(z):
 
 
 def predict_proba(X, w):
-    """Probability of class 1, μ = σ(Φw), eq. (2.2).
+    """Probability of class 1, p = sigm(Φw), eq. (2.2).
 
     Parameters
     ----------
@@ -120,13 +122,13 @@ def predict_proba(X, w):
 
     Returns
     -------
-    mu : ndarray of shape (N,)
+    p : ndarray of shape (N,)
     """
-    return sigmoid(linear_predict(X, w))  # (N,): σ of the linear model's output, eq. (1.1)
+    return sigmoid(linear_predict(X, w))  # (N,): sigm of the linear model's output, eq. (1.1)
 
 
 def predict(X, w, *, threshold=0.5):
-    """Class labels ŷ = 1 if σ(wᵀφ) ≥ τ else 0, eq. (2.3).
+    """Class labels ŷ = 1 if sigm(wᵀφ) ≥ τ else 0, eq. (2.3).
 
     Parameters
     ----------
@@ -157,8 +159,8 @@ def logistic_cost(X, y, w, *, l2=0.0):
     """Mean binary cross-entropy, eqs. (2.5) and (2.6), plus the penalty (λ / 2N) Σ_{j≥1} w_j², eq. (2.11).
 
     Each example's loss is computed from its logit z = wᵀφ as log(1 + e^z) − y z,
-    which equals −[y log μ + (1 − y) log(1 − μ)] but stays finite (≈ abs(z)) for a confident
-    mistake, where μ would round to exactly 0 or 1.
+    which equals −[y log p + (1 − y) log(1 − p)] but stays finite (≈ abs(z)) for a confident
+    mistake, where p would round to exactly 0 or 1.
 
     Parameters
     ----------
@@ -180,7 +182,7 @@ def logistic_cost(X, y, w, *, l2=0.0):
 
 
 def logistic_gradient(X, y, w, *, l2=0.0):
-    """Gradient of :func:`logistic_cost`, ∇J = (1/N) Φᵀ(μ − y) + (λ/N) I′w, eq. (2.7).
+    """Gradient of :func:`logistic_cost`, ∇J = (1/N) Φᵀ(p − y) + (λ/N) I′w, eq. (2.7).
 
     Parameters
     ----------
@@ -197,13 +199,13 @@ def logistic_gradient(X, y, w, *, l2=0.0):
     """
     X, y, w, l2, Phi, z = _logits(X, y, w, l2)
     N = X.shape[0]
-    grad = Phi.T @ (sigmoid(z) - y) / N  # (m + 1,): the error μ − y weighs each φ⁽ⁱ⁾
+    grad = Phi.T @ (sigmoid(z) - y) / N  # (m + 1,): the error p − y weighs each φ⁽ⁱ⁾
     grad[1:] += l2 / N * w[1:]
     return grad
 
 
 def logistic_hessian(X, y, w, *, l2=0.0):
-    """Hessian of :func:`logistic_cost`, H = (1/N) ΦᵀRΦ + (λ/N) I′ with R = diag(μ(1 − μ)), eq. (2.8).
+    """Hessian of :func:`logistic_cost`, H = (1/N) ΦᵀRΦ + (λ/N) I′ with R = diag(p(1 − p)), eq. (2.8).
 
     ``y`` is only validated: the Hessian of the cross-entropy does not depend on the labels.
 
@@ -221,8 +223,8 @@ def logistic_hessian(X, y, w, *, l2=0.0):
     """
     X, y, w, l2, Phi, z = _logits(X, y, w, l2)
     N = X.shape[0]
-    mu = sigmoid(z)  # (N,)
-    r = mu * (1.0 - mu)  # (N,) diagonal of R: the variance of each Bernoulli label
+    p = sigmoid(z)  # (N,)
+    r = p * (1.0 - p)  # (N,) diagonal of R: the variance of each Bernoulli label
     H = (Phi.T * r) @ Phi / N  # (m + 1, m + 1) = ΦᵀRΦ / N without forming R
     H[1:, 1:] += l2 / N * np.eye(X.shape[1])
     return H
@@ -232,7 +234,7 @@ def _cost_and_gradient(Phi, y, w, l2):
     """:func:`logistic_cost` and :func:`logistic_gradient` at once, on checked inputs: one step of the descent.
 
     Both need e^(−|z|) of the logits: log(1 + e^z) = max(z, 0) + log(1 + e^(−|z|)) (what ``np.logaddexp``
-    computes) and σ(z) = 1 / (1 + e^(−|z|)) for z ≥ 0, e^(−|z|) / (1 + e^(−|z|)) for z < 0.
+    computes) and sigm(z) = 1 / (1 + e^(−|z|)) for z ≥ 0, e^(−|z|) / (1 + e^(−|z|)) for z < 0.
 
     Parameters
     ----------
@@ -276,10 +278,10 @@ def _gradient_and_hessian(Phi, y, w, l2):
     H : ndarray of shape (m + 1, m + 1)
     """
     N = Phi.shape[0]
-    mu = _sigmoid(Phi @ w)  # (N,) σ of the logits
-    grad = Phi.T @ (mu - y) / N  # (m + 1,), eq. (2.7)
+    p = _sigmoid(Phi @ w)  # (N,) sigm of the logits
+    grad = Phi.T @ (p - y) / N  # (m + 1,), eq. (2.7)
     grad[1:] += l2 / N * w[1:]
-    r = mu * (1.0 - mu)  # (N,) diagonal of R
+    r = p * (1.0 - p)  # (N,) diagonal of R
     H = (Phi.T * r) @ Phi / N  # (m + 1, m + 1), eq. (2.8)
     H[1:, 1:] += l2 / N * np.eye(Phi.shape[1] - 1)
     return grad, H
@@ -330,7 +332,7 @@ def fit_logistic(X, y, *, eta, num_iters, l2=0.0, w_init=None):
 def fit_logistic_newton(X, y, *, l2=0.0, num_iters):
     """Newton's method w ← w − H⁻¹∇J, eq. (2.9): iteratively reweighted least squares (IRLS).
 
-    Each step solves a weighted least-squares problem with weights μ(1 − μ); near the minimum the
+    Each step solves a weighted least-squares problem with weights p(1 − p); near the minimum the
     number of correct digits roughly doubles per step. It stops early once a step changes no
     weight by more than 1e-12 (relative).
 
@@ -352,7 +354,7 @@ def fit_logistic_newton(X, y, *, l2=0.0, num_iters):
     ------
     ValueError
         If the Hessian becomes singular, which happens when the classes are linearly separable
-        and λ = 0 (the weights run off to infinity and every μ(1 − μ) to 0).
+        and λ = 0 (the weights run off to infinity and every p(1 − p) to 0).
     """
     X, y = check_X_labels(X, y, num_classes=2)
     l2 = check_nonnegative(l2, "l2")
@@ -368,6 +370,83 @@ def fit_logistic_newton(X, y, *, l2=0.0, num_iters):
                 "regularization the weights grow without bound: pass l2 > 0 (or check for duplicate features)."
             )
         step = np.linalg.solve(H, grad)  # H⁻¹∇J without an inverse
+        w -= step
+        if np.max(np.abs(step)) <= 1e-12 * (1.0 + np.max(np.abs(w))):
+            break
+    return w
+
+
+def _check_sample_weight(sample_weight, N):
+    """Weights v⁽ⁱ⁾ of N examples: a 1-D array of N finite numbers >= 0, not all 0."""
+    v = as_finite_array(sample_weight, "sample_weight", ndim=1)
+    if v.shape[0] != N:
+        raise ValueError(f"sample_weight has {v.shape[0]} entries but X has {N} rows; expected one weight per "
+                         "example, e.g. np.where(y == 1, v1, v0) for class weights.")
+    negative = np.flatnonzero(v < 0)
+    if negative.size:
+        raise ValueError(f"sample_weight must hold weights >= 0; received {negative.size} negative one(s), the "
+                         f"first sample_weight[{negative[0]}] = {v[negative[0]]:g}. A weight says how many times an "
+                         "example counts: use 0 to leave an example out.")
+    if not v.sum() > 0:
+        raise ValueError("sample_weight is 0 for every example; expected at least one positive weight (with none, "
+                         "no example counts). Pass np.ones(N) for the unweighted fit.")
+    return v
+
+
+def fit_logistic_weighted(X, y, *, sample_weight, l2=0.0, num_iters):
+    """Newton's method on the weighted cross-entropy, eq. (2.21): example i counts v⁽ⁱ⁾ times.
+
+    The cost is J_v(w) = (1/N_v) Σᵢ v⁽ⁱ⁾ [log(1 + e^(z⁽ⁱ⁾)) − y⁽ⁱ⁾ z⁽ⁱ⁾] + (λ / 2N_v) Σ_{j≥1} w_j², with
+    N_v = Σᵢ v⁽ⁱ⁾, z⁽ⁱ⁾ = wᵀφ⁽ⁱ⁾ and p⁽ⁱ⁾ = sigm(z⁽ⁱ⁾); its gradient is (1/N_v) Φᵀ diag(v)(p − y) + (λ/N_v) I′w and
+    its Hessian (1/N_v) Φᵀ diag(v) R Φ + (λ/N_v) I′, R = diag(p⁽ⁱ⁾(1 − p⁽ⁱ⁾)). An integer weight v⁽ⁱ⁾ is the
+    same as repeating example i v⁽ⁱ⁾ times, so with every v⁽ⁱ⁾ = 1 this is :func:`fit_logistic_newton` (bit for
+    bit). *Class weights* give every example of class k the weight v_k, ``np.where(y == 1, v1, v0)``; the
+    "balanced" ones, v_k = N / (2 N_k) for the N_k examples of class k, give both classes the total weight N/2, and
+    N_v = N. scikit-learn's ``LogisticRegression(C=1/λ, class_weight={0: v0, 1: v1})`` minimizes N_v J_v(w) and
+    returns the same weights.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+        Raw features (standardize them first).
+    y : array_like of shape (N,)
+        Labels 0 or 1.
+    sample_weight : array_like of shape (N,)
+        Weights v⁽ⁱ⁾ >= 0, not all 0; a weight 0 leaves the example out.
+    l2 : float, default 0.0
+        Regularization strength λ >= 0; the bias is not penalized.
+    num_iters : int
+        Maximum number of Newton steps; it stops early, as :func:`fit_logistic_newton` does.
+
+    Returns
+    -------
+    w : ndarray of shape (m + 1,)
+
+    Raises
+    ------
+    ValueError
+        If the Hessian becomes singular: the examples of positive weight are linearly separable and λ = 0.
+    """
+    X, y = check_X_labels(X, y, num_classes=2)
+    v = _check_sample_weight(sample_weight, X.shape[0])  # (N,) v⁽ⁱ⁾ >= 0
+    l2 = check_nonnegative(l2, "l2")
+    num_iters = check_positive_int(num_iters, "num_iters")
+    Phi = add_bias(X)  # (N, m + 1)
+    N_v = v.sum()  # the weighted number of examples: N when every v⁽ⁱ⁾ = 1
+    w = np.zeros(Phi.shape[1])  # (m + 1,)
+    for k in range(num_iters):
+        p = _sigmoid(Phi @ w)  # (N,) p⁽ⁱ⁾ = sigm(z⁽ⁱ⁾)
+        grad = Phi.T @ (v * (p - y)) / N_v  # (m + 1,): each error p⁽ⁱ⁾ − y⁽ⁱ⁾ counted v⁽ⁱ⁾ times
+        grad[1:] += l2 / N_v * w[1:]
+        H = (Phi.T * (v * p * (1.0 - p))) @ Phi / N_v  # (m + 1, m + 1): Φᵀ diag(v) R Φ / N_v
+        H[1:, 1:] += l2 / N_v * np.eye(Phi.shape[1] - 1)
+        if np.linalg.cond(H) > 1e12:
+            raise ValueError(
+                f"the Hessian is singular at Newton step {k + 1} (condition number {np.linalg.cond(H):.2g}); "
+                "expected an invertible one. The examples with positive weight are probably linearly separable, "
+                "so without regularization the weights grow without bound: pass l2 > 0."
+            )
+        step = np.linalg.solve(H, grad)  # H⁻¹∇J_v without an inverse
         w -= step
         if np.max(np.abs(step)) <= 1e-12 * (1.0 + np.max(np.abs(w))):
             break

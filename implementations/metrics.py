@@ -106,9 +106,9 @@ def precision_recall_f1(y_true, y_pred, *, num_classes=2):
 
 # --- evaluating a scoring classifier: curves over all thresholds ----------------------------------------------------
 #
-# A scoring classifier gives each example a score s⁽ⁱ⁾ (a probability, a logit, a margin) and predicts class 1 when
-# s⁽ⁱ⁾ ≥ t. Lowering the threshold t from +∞ to the smallest score moves through every confusion matrix the scores
-# allow; the curves below are those matrices, one point per distinct score.
+# A scoring classifier gives each example a score s⁽ⁱ⁾ (a probability p⁽ⁱ⁾, a logit, a margin) and predicts class 1
+# when s⁽ⁱ⁾ ≥ τ. Lowering the threshold τ from +∞ to the smallest score moves through every confusion matrix the
+# scores allow; the curves below are those matrices, one point per distinct score.
 
 
 def _check_scores(y_true, scores, *, need_negative=True):
@@ -154,15 +154,15 @@ def _check_probabilities(y_true, p):
 
 
 def _counts_at_thresholds(y_true, scores):
-    """False and true positives when predicting 1 for s ≥ t, for every distinct score t, highest first.
+    """False and true positives when predicting 1 for s ≥ τ, for every distinct score τ, highest first.
 
     Tied scores form one point: the threshold either admits all examples of a tie or none of them.
     """
     order = np.argsort(-scores, kind="stable")  # (N,) highest score first
     s, y = scores[order], y_true[order]  # (N,) each
     last_of_tie = np.r_[np.flatnonzero(np.diff(s)), s.size - 1]  # (T,) last position of each distinct score
-    tp = np.cumsum(y)[last_of_tie]  # (T,) positives with s ≥ t
-    fp = last_of_tie + 1 - tp  # (T,) negatives with s ≥ t
+    tp = np.cumsum(y)[last_of_tie]  # (T,) positives with s ≥ τ
+    fp = last_of_tie + 1 - tp  # (T,) negatives with s ≥ τ
     return fp, tp, s[last_of_tie]
 
 
@@ -172,7 +172,7 @@ def _roc_points(y_true, scores, drop_intermediate=False):
         # keep a point only where the curve turns: a non-zero second difference of fp or tp
         corner = np.r_[True, (np.diff(fp, 2) != 0) | (np.diff(tp, 2) != 0), True]  # (T,)
         fp, tp, thresholds = fp[corner], tp[corner], thresholds[corner]
-    fp, tp = np.r_[0, fp], np.r_[0, tp]  # (T + 1,) the curve starts at (0, 0): t = +inf predicts no positive
+    fp, tp = np.r_[0, fp], np.r_[0, tp]  # (T + 1,) the curve starts at (0, 0): τ = +inf predicts no positive
     thresholds = np.r_[np.inf, thresholds]  # (T + 1,)
     return fp / fp[-1], tp / tp[-1], thresholds
 
@@ -184,12 +184,12 @@ def _trapezoid_area(x, y):
 
 
 def roc_curve(y_true, scores, *, drop_intermediate=False):
-    """Receiver operating characteristic: false-positive rate against true-positive rate at every threshold.
+    """Receiver operating characteristic: TPR against FPR, eq. (2.16), at every threshold.
 
-    At a threshold t the classifier predicts 1 for the examples with score s ≥ t; with TP, FP, TN, FN the counts of
+    At a threshold τ the classifier predicts 1 for the examples with score s ≥ τ; with TP, FP, TN, FN the counts of
     its confusion matrix, TPR = TP / (TP + FN) (the recall, the fraction of positives found) and FPR = FP / (FP + TN)
     (the fraction of negatives raised as false alarms). The thresholds are the distinct scores, highest first,
-    preceded by t = +inf, where nothing is predicted positive and FPR = TPR = 0; at the smallest score everything is,
+    preceded by τ = +inf, where nothing is predicted positive and FPR = TPR = 0; at the smallest score everything is,
     and FPR = TPR = 1. Tied scores form one point (a threshold admits all of them or none), so a tie between a
     positive and a negative is a diagonal segment. This equals ``sklearn.metrics.roc_curve`` (version ≥ 1.3).
 
@@ -248,11 +248,12 @@ def auc(x, y):
 
 
 def roc_auc(y_true, scores):
-    """Area under the ROC curve: the probability that a random positive scores above a random negative.
+    """Area under the ROC curve, eq. (2.18): the probability that a random positive scores above a random negative.
 
-    AUC = (1 / (N₊N₋)) Σ over positive–negative pairs of ([s₊ > s₋] + ½[s₊ = s₋]), the Mann–Whitney statistic
-    divided by N₊N₋: ties count as half, which is what the diagonal segment of a tie adds under the curve. 1 for
-    scores that put every positive above every negative, 0 for the reverse, about 0.5 for random scores.
+    AUC = (1 / (N₁N₀)) Σ over positive–negative pairs of ([s₊ > s₋] + ½[s₊ = s₋]), the Mann–Whitney statistic
+    divided by N₁N₀ (N₁ positives, N₀ negatives): ties count as half, which is what the diagonal segment of a tie
+    adds under the curve. 1 for scores that put every positive above every negative, 0 for the reverse, about 0.5
+    for random scores.
 
     Parameters
     ----------
@@ -275,14 +276,14 @@ def _pr_points(y_true, scores):
     fp, tp, thresholds = _counts_at_thresholds(y_true, scores)  # (T,) each, highest threshold first
     precision = tp / (tp + fp)  # (T,) tp + fp ≥ 1: a threshold equal to a score admits that example
     recall = tp / tp[-1]  # (T,) tp[-1] is the number of positives
-    # lowest threshold first, then the end point (recall 0, precision 1) of t = +inf
+    # lowest threshold first, then the end point (recall 0, precision 1) of τ = +inf
     return np.r_[precision[::-1], 1.0], np.r_[recall[::-1], 0.0], thresholds[::-1]
 
 
 def precision_recall_curve(y_true, scores):
-    """Precision and recall at every threshold, lowest threshold (highest recall) first.
+    """Precision and recall, eq. (2.16), at every threshold, lowest threshold (highest recall) first.
 
-    At a threshold t the classifier predicts 1 for the examples with score s ≥ t; precision = TP / (TP + FP) (of the
+    At a threshold τ the classifier predicts 1 for the examples with score s ≥ τ; precision = TP / (TP + FP) (of the
     examples predicted 1, the fraction that are 1) and recall = TP / (TP + FN) (of the examples that are 1, the
     fraction predicted 1), the same recall as the TPR of :func:`roc_curve`. The thresholds are the distinct scores,
     increasing; tied scores form one point. A final point (precision 1, recall 0) with no threshold ends the curve,
@@ -311,7 +312,7 @@ def precision_recall_curve(y_true, scores):
 
 
 def average_precision(y_true, scores):
-    """Average precision: the precision at each threshold weighted by the recall it adds, Σₙ (Rₙ − Rₙ₋₁) Pₙ.
+    """Average precision, eq. (2.19): the precision at each threshold weighted by the recall it adds, Σₙ (Rₙ − Rₙ₋₁) Pₙ.
 
     The thresholds run from the highest score down; Rₙ and Pₙ are the recall and precision at the n-th one and
     R₀ = 0. A step-wise sum, not the trapezoidal area under the precision–recall curve, which would interpolate
@@ -338,7 +339,7 @@ def average_precision(y_true, scores):
 
 
 def brier_score(y_true, p):
-    """Brier score, the mean squared error of the predicted probabilities: (1/N) Σᵢ (p⁽ⁱ⁾ − y⁽ⁱ⁾)².
+    """Brier score, eq. (2.22), the mean squared error of the predicted probabilities: (1/N) Σᵢ (p⁽ⁱ⁾ − y⁽ⁱ⁾)².
 
     0 for certain and correct predictions, 0.25 for p = 0.5 everywhere, 1 for certain and wrong ones.
 
@@ -359,7 +360,7 @@ def brier_score(y_true, p):
 
 
 def log_loss(y_true, p):
-    """Mean negative log-likelihood of binary labels: −(1/N) Σᵢ [y⁽ⁱ⁾ log p⁽ⁱ⁾ + (1 − y⁽ⁱ⁾) log(1 − p⁽ⁱ⁾)].
+    """Log-loss, eq. (2.22), the mean negative log-likelihood −(1/N) Σᵢ [y⁽ⁱ⁾ log p⁽ⁱ⁾ + (1 − y⁽ⁱ⁾) log(1 − p⁽ⁱ⁾)].
 
     A probability of exactly 0 for a label 1 (or 1 for a label 0) would cost log 0 = −inf. As scikit-learn does,
     the probability given to the true label is clipped to [ε, 1 − ε] with ε = ``np.finfo(np.float64).eps``
@@ -426,12 +427,13 @@ def reliability_curve(y_true, p, *, num_bins):
 
 
 def cost_optimal_threshold(c_fp, c_fn):
-    """The threshold on a calibrated probability that minimises the expected cost: t* = c_FP / (c_FP + c_FN).
+    """The threshold on a calibrated probability with the least expected cost, τ* = c_FP / (c_FP + c_FN), eq. (2.20).
 
     Predicting 1 for an example with probability p of class 1 costs c_FP with probability 1 − p (a false
     positive); predicting 0 costs c_FN with probability p (a false negative). Predicting 1 is cheaper when
-    (1 − p) c_FP < p c_FN, that is when p > c_FP / (c_FP + c_FN) (at equality both cost the same). Equal costs give
-    t* = 1/2; a miss four times as costly as a false alarm gives t* = 1/5. Correct predictions cost 0.
+    (1 − p) c_FP < p c_FN, that is when p > c_FP / (c_FP + c_FN); at equality both cost the same, and the rule
+    p ≥ τ* of ``logistic.predict(X, w, threshold=τ*)`` predicts 1. Equal costs give τ* = 1/2; a miss four times as
+    costly as a false alarm gives τ* = 1/5. Correct predictions cost 0.
 
     Parameters
     ----------
@@ -443,7 +445,9 @@ def cost_optimal_threshold(c_fp, c_fn):
     Returns
     -------
     threshold : float in [0, 1]
-        Predict 1 when p > threshold. Valid only for calibrated probabilities (see :func:`reliability_curve`).
+        τ*: predict 1 when p ≥ τ*. Valid only for calibrated probabilities (see :func:`reliability_curve`), and for
+        the base rate the probabilities were fitted to. The ends 0 (c_FP = 0: always predict 1) and 1 (c_FN = 0:
+        never) are returned as they are, although ``logistic.predict`` accepts only thresholds strictly between them.
     """
     c_fp = check_nonnegative(c_fp, "c_fp")
     c_fn = check_nonnegative(c_fn, "c_fn")

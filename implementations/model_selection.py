@@ -1,6 +1,6 @@
-"""Estimating how well a model generalises: k-fold splits and cross-validation.
+"""Estimating how well a model generalises: bias and variance, k-fold splits and cross-validation.
 
-Chapter 1, section "Generalisation and model selection". Conventions (those of the chapter):
+Chapter 1, section "Generalization and model selection". Conventions (those of the chapter):
 
 * ``X`` has shape (N, m): N examples, m raw features, no bias column; ``y`` has shape (N,);
 * a *fit* function maps training data to a model, ``fit(X_train, y_train) -> model`` (for the linear models of
@@ -17,9 +17,56 @@ import numbers
 
 import numpy as np
 
-from ._validation import check_callable, check_flag, check_positive_int, check_rng, check_X_y
+from ._validation import (
+    as_finite_array,
+    check_callable,
+    check_flag,
+    check_positive_int,
+    check_rng,
+    check_X_y,
+)
 
-__all__ = ["k_fold_indices", "cross_val_score"]
+__all__ = ["bias_variance", "k_fold_indices", "cross_val_score"]
+
+
+def bias_variance(predictions, h):
+    """Squared bias and variance of a model over training sets, at each input: the last two terms of eq. (1.27).
+
+    Column r of ``predictions`` holds the predictions f̂_r(x_g) = f(x_g; w_r) at G inputs x_g of the model fitted
+    to training set D_r, for R training sets drawn independently from the same source. The expectation over
+    training sets, E_D f̂_D(x_g), is estimated by the mean over the columns:
+
+        bias²(x_g) = (h(x_g) − f̄(x_g))²,    variance(x_g) = (1/R) Σ_r (f̂_r(x_g) − f̄(x_g))²,
+
+    with f̄(x_g) = (1/R) Σ_r f̂_r(x_g). Dividing by R (not R − 1) makes the split exact for the sample:
+    bias² + variance = (1/R) Σ_r (h(x_g) − f̂_r(x_g))², an identity, so their sum checks nothing; each term can be
+    checked against a closed form where there is one. The mean f̄ is itself uncertain by about variance/R, which
+    the estimate of bias² includes: where the true bias is tiny, draw more training sets.
+
+    Parameters
+    ----------
+    predictions : array_like of shape (G, R)
+        Row g: the predictions at input x_g of the R models; at least two columns.
+    h : array_like of shape (G,)
+        The regression function h(x_g) = E[y ∣ x_g] at the same inputs (known for simulated data).
+
+    Returns
+    -------
+    bias2 : ndarray of shape (G,)
+    variance : ndarray of shape (G,)
+    """
+    predictions = as_finite_array(predictions, "predictions", ndim=2, allow_empty=False)
+    h = as_finite_array(h, "h", ndim=1, allow_empty=False)
+    if h.shape[0] != predictions.shape[0]:
+        raise ValueError(f"h has {h.shape[0]} entries but predictions has {predictions.shape[0]} rows; expected "
+                         "one value h(x_g) per input, i.e. per row of predictions (one column per training set).")
+    if predictions.shape[1] < 2:
+        raise ValueError(f"predictions has {predictions.shape[1]} column; expected one column per training set, "
+                         "at least 2, since a variance over training sets needs more than one of them.")
+    mean_prediction = predictions.mean(axis=1)  # (G,): f̄(x_g), the estimate of E_D f̂_D(x_g)
+    bias2 = (h - mean_prediction) ** 2  # (G,)
+    variance = np.mean((predictions - mean_prediction[:, None]) ** 2, axis=1)  # (G,): divided by R
+    return bias2, variance
 
 
 def k_fold_indices(n, k, *, rng, shuffle=True):
@@ -76,7 +123,7 @@ def _k_fold_indices(n, k, rng):
 
 
 def cross_val_score(fit, score, X, y, *, k, rng, shuffle=True):
-    """k-fold cross-validation: fit on k − 1 folds, score on the held-out one, once per fold.
+    """k-fold cross-validation, eq. (1.28): fit on k − 1 folds, score on the held-out one, once per fold.
 
     CV score_i = score(fit(X_{−i}, y_{−i}), X_i, y_i), where (X_i, y_i) is fold i and (X_{−i}, y_{−i}) the
     other k − 1 folds; their mean estimates the score of the model on unseen data, and their spread

@@ -114,7 +114,7 @@ class _Optimizer:
 class SGD(_Optimizer):
     """SGD with optional momentum, eq. (3.7), as ``torch.optim.SGD`` (dampening 0, not Nesterov).
 
-    g = ∇L + λθ;  b ← μ b + g (b = g at the first step);  θ ← θ − η b  (plain θ ← θ − η g when μ = 0).
+    g = ∇L + λθ;  b ← β b + g (b = g at the first step);  θ ← θ − η b  (plain θ ← θ − η g when β = 0).
 
     Parameters
     ----------
@@ -130,7 +130,7 @@ class SGD(_Optimizer):
     def __init__(self, params, lr, *, momentum=0.0, weight_decay=0.0):
         super().__init__(params, lr, weight_decay)
         self.momentum = check_nonnegative(momentum, "momentum")
-        self.b = np.zeros(self.size)  # (P,) momentum buffer: 0 before the first step, so that μ·0 + g = g
+        self.b = np.zeros(self.size)  # (P,) momentum buffer: 0 before the first step, so that β·0 + g = g
 
     def step(self):
         entries, g = self._gradient()  # (P,)

@@ -10,7 +10,7 @@ __all__ = ["standardize", "unstandardize_weights", "train_test_split"]
 def standardize(X, *, mean=None, std=None):
     """Rescale every column to zero mean and unit standard deviation, eq. (1.17).
 
-    x̃ⱼ = (xⱼ − μⱼ) / sⱼ. Pass the ``mean`` and ``std`` of the training set to transform test data
+    x̃ⱼ = (xⱼ − x̄ⱼ) / sⱼ. Pass the ``mean`` and ``std`` of the training set to transform test data
     with the training statistics.
 
     Parameters
@@ -45,8 +45,8 @@ def standardize(X, *, mean=None, std=None):
 def unstandardize_weights(w_std, mean, std):
     """Turn weights learned on standardized features into weights for raw features, eq. (1.18).
 
-    ŷ = w̃₀ + Σⱼ w̃ⱼ (xⱼ − μⱼ)/sⱼ = (w̃₀ − Σⱼ w̃ⱼμⱼ/sⱼ) + Σⱼ (w̃ⱼ/sⱼ) xⱼ, so
-    wⱼ = w̃ⱼ/sⱼ and w₀ = w̃₀ − Σⱼ w̃ⱼμⱼ/sⱼ. Then ``predict(X_raw, w)`` equals
+    ŷ = w̃₀ + Σⱼ w̃ⱼ (xⱼ − x̄ⱼ)/sⱼ = (w̃₀ − Σⱼ w̃ⱼx̄ⱼ/sⱼ) + Σⱼ (w̃ⱼ/sⱼ) xⱼ, so
+    wⱼ = w̃ⱼ/sⱼ and w₀ = w̃₀ − Σⱼ w̃ⱼx̄ⱼ/sⱼ. Then ``predict(X_raw, w)`` equals
     ``predict(X_std, w_std)``.
 
     Parameters

@@ -219,9 +219,13 @@ def gradient_descent(X, y, w_init, *, eta, num_iters, l2=0.0, average=True, tol=
 def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):
     """Mini-batch stochastic gradient descent on the averaged cost, eq. (1.15).
 
-    Each epoch visits the examples in a fresh random order, in batches B of ``batch_size``;
-    each step uses the batch's mean gradient (1/b) Σ_{i∈B} −e⁽ⁱ⁾φ⁽ⁱ⁾, b the batch size, plus the penalty's
-    share (λ/N) I′w, an unbiased estimate of ∇(J/N).
+    Each epoch visits the examples in a fresh random order, in consecutive batches B of b = ``batch_size``
+    examples; each step is w ← w − (η/b) Σ_{i∈B} [−e⁽ⁱ⁾φ⁽ⁱ⁾ + (λ/N) I′w], an unbiased estimate of the
+    step η∇(J/N) for a full batch. When b does not divide N, the last batch of an epoch holds the N mod b
+    examples left over, and its sum is still divided by b, not by its own size: a proportionally shorter
+    step. Every example then moves the weights by the same amount in every epoch, and to first order in η
+    an epoch is one batch step of size ηN/b. (Dividing by the size of the small batch would give its few
+    examples a full step: the noisiest update of the epoch, made just before the cost is recorded.)
 
     Parameters
     ----------
@@ -233,16 +237,18 @@ def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):
     epochs : int
         Number of passes over the data.
     batch_size : int, default 1
-        1 is the classic one-example-at-a-time LMS update; N is batch gradient descent.
+        b >= 1; 1 is the classic one-example-at-a-time LMS update, N is batch gradient descent. A
+        ``batch_size`` above N is treated as N.
     rng : numpy.random.Generator
         Source of the shuffles.
     l2 : float, default 0.0
+        Ridge strength λ; each example of a batch carries 1/N of the penalty's gradient λI′w.
 
     Returns
     -------
     w : ndarray of shape (m + 1,)
     cost_history : ndarray of shape (epochs,)
-        Averaged cost J/N on all the data after each epoch.
+        The averaged cost J/N on all the data at the end of each epoch.
 
     Raises
     ------
@@ -257,8 +263,9 @@ def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):
     rng = check_rng(rng)
     l2 = check_nonnegative(l2, "l2")
     N = X.shape[0]
+    batch_size = min(batch_size, N)
     Phi = add_bias(X)  # (N, m + 1)
-    penalty = (l2 / N) * np.r_[0.0, np.ones(X.shape[1])]  # (m + 1,): (λ/N) × diagonal of I′, each step's share
+    penalty = (l2 / N) * np.r_[0.0, np.ones(X.shape[1])]  # (m + 1,): (λ/N) × diagonal of I′, each example's share
 
     cost_start = _cost(X, y, w, l2, average=True)  # compute_cost on the checked inputs
     cost_history = []
@@ -266,9 +273,9 @@ def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):
         order = rng.permutation(N)
         Phi_epoch, y_epoch = Phi[order], y[order]  # (N, m + 1), (N,): shuffled once, then sliced
         for start in range(0, N, batch_size):
-            Phi_B = Phi_epoch[start : start + batch_size]  # (|B|, m + 1), a view: no copy per step
+            Phi_B = Phi_epoch[start : start + batch_size]  # (|B|, m + 1), a view; |B| < b only in the last batch
             residual = y_epoch[start : start + batch_size] - Phi_B @ w  # (|B|,)
-            grad = -Phi_B.T @ residual / residual.size + penalty * w  # (m + 1,)
+            grad = (-Phi_B.T @ residual + residual.size * penalty * w) / batch_size  # (m + 1,): over b, not |B|
             w -= eta * grad
         cost = _cost(X, y, w, l2, average=True)
         if not np.isfinite(cost) or cost > 100 * cost_start:

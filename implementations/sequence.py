@@ -52,7 +52,7 @@ def _uniform(rng, shape, hidden_size):
 
 
 def _sigmoid(a):
-    """σ(a) = 1 / (1 + e^(−a)), computed as (1 + tanh(a/2)) / 2, which never overflows."""
+    """sigm(a) = 1 / (1 + e^(−a)), computed as (1 + tanh(a/2)) / 2, which never overflows."""
     return 0.5 + 0.5 * np.tanh(0.5 * a)
 
 
@@ -198,14 +198,14 @@ class RNN(Module):
 class LSTM(Module):
     """Long short-term memory, eq. (4.4), with the gates acting on [h_{t−1}, x_t] (h first, then x).
 
-    f = σ([h, x] W_f + b_f), i = σ([h, x] W_i + b_i), c̃ = tanh([h, x] W_c + b_c), o = σ([h, x] W_o + b_o),
+    f = sigm([h, x] W_f + b_f), i = sigm([h, x] W_i + b_i), c̃ = tanh([h, x] W_c + b_c), o = sigm([h, x] W_o + b_o),
     c_t = f ⊙ c_{t−1} + i ⊙ c̃,  h_t = o ⊙ tanh(c_t).
 
     Each W is (H + D, H): rows 0..H−1 multiply h, rows H.. multiply x. Internally the four gates are
     computed with one fused product, and the loop over time is one node of the engine's graph with its
     backward pass written out (``_lstm_loop``, ``_lstm_backward``). Weights ~ U(−1/√H, 1/√H); biases start at 0
     except the forget gate's, which starts at ``forget_bias`` so that the cell remembers by default early in
-    training: with f ≈ σ(b_f) a stored value decays like σ(b_f)^k over k steps (half-life ≈ 2 steps for
+    training: with f ≈ sigm(b_f) a stored value decays like sigm(b_f)^k over k steps (half-life ≈ 2 steps for
     b_f = 1, 5 for 2).
 
     Parameters
@@ -298,7 +298,7 @@ def _lstm_loop(x, W, b, h0, c0, valid):
     for t in range(T):
         hx = np.concatenate([h, x_data[:, t]], axis=1)  # (B, H + D): [h_{t−1}, x_t]
         a = hx @ W_data + b_data  # (B, 4H): the pre-activations of all four gates in one product
-        gates = np.concatenate([_sigmoid(a[:, : 3 * H]), np.tanh(a[:, 3 * H :])], axis=1)  # σ for f, i, o
+        gates = np.concatenate([_sigmoid(a[:, : 3 * H]), np.tanh(a[:, 3 * H :])], axis=1)  # sigm for f, i, o
         f, i, o, c_tilde = gates[:, :H], gates[:, H : 2 * H], gates[:, 2 * H : 3 * H], gates[:, 3 * H :]
         c_new = f * c + i * c_tilde  # (B, H), eq. (4.4)
         tanh_c = np.tanh(c_new)
@@ -352,7 +352,7 @@ def _lstm_backward(grad, saved, W, valid, *, x_bar_needed):
             h_bar, c_bar = h_bar * keep, c_bar * keep
         c_bar = c_bar + h_bar * o * (1.0 - tanh_c**2)  # c_t also acts through h_t = o ⊙ tanh(c_t)
         gates_bar = np.concatenate([c_bar * c_prev, c_bar * c_tilde, h_bar * tanh_c, c_bar * i], axis=1)
-        slope = gates * (1.0 - gates)  # σ' = σ(1 − σ) for f, i, o ...
+        slope = gates * (1.0 - gates)  # sigm' = sigm(1 − sigm) for f, i, o ...
         slope[:, 3 * H :] = 1.0 - c_tilde**2  # ... and tanh' = 1 − tanh² for c̃
         a_bar = gates_bar * slope  # (B, 4H): gradient of the pre-activations
         W_bar += hx.T @ a_bar  # Σ_t [h_{t−1}, x_t]ᵀ ā_t
@@ -370,7 +370,7 @@ def chrono_init(lstm, max_lag, *, rng):
     """Set the LSTM's forget and input biases for memories of up to ``max_lag`` steps ("chrono" initialization).
 
     Tallec and Ollivier (2018): b_f = log(u) with u ~ U(1, max_lag − 1) for each unit, and b_i = −b_f. A unit
-    with forget gate σ(b_f) = u / (1 + u) keeps a stored value for about 1 + u steps, so the units start with
+    with forget gate sigm(b_f) = u / (1 + u) keeps a stored value for about 1 + u steps, so the units start with
     memory time scales spread up to ``max_lag``, and each writes to its cell only when its input gate is
     pushed open. Changes ``lstm.b_f`` and ``lstm.b_i`` in place and returns ``lstm``.
 
@@ -398,7 +398,7 @@ def chrono_init(lstm, max_lag, *, rng):
 class GRU(Module):
     """Gated recurrent unit, eq. (4.5), in the form of Chung et al. (2014) (reset gate before the product):
 
-    z = σ([h, x] W_z + b_z),  r = σ([h, x] W_r + b_r),  h̃ = tanh([r ⊙ h, x] W_h + b_h),
+    z = sigm([h, x] W_z + b_z),  r = sigm([h, x] W_r + b_r),  h̃ = tanh([r ⊙ h, x] W_h + b_h),
     h_t = (1 − z) ⊙ h_{t−1} + z ⊙ h̃.
 
     PyTorch and cuDNN compute a variant: the reset gate multiplies the hidden part *after* its matrix
@@ -515,7 +515,7 @@ def _gru_backward(grad, saved, W_zr, W_h, valid, *, x_bar_needed):
         a_h_bar = h_bar * z * (1.0 - h_tilde**2)  # (B, H): through h̃ = tanh(·)
         rhx_bar = a_h_bar @ W_h.T  # (B, H + D)
         zr_bar = np.concatenate([h_bar * (h_tilde - h_prev), rhx_bar[:, :H] * h_prev], axis=1)  # ∂L/∂z, ∂L/∂r
-        a_zr_bar = zr_bar * zr * (1.0 - zr)  # (B, 2H): σ' = σ(1 − σ)
+        a_zr_bar = zr_bar * zr * (1.0 - zr)  # (B, 2H): sigm' = sigm(1 − sigm)
         W_h_bar += rhx.T @ a_h_bar
         b_h_bar += a_h_bar.sum(axis=0)
         W_zr_bar += hx.T @ a_zr_bar

@@ -154,7 +154,12 @@ RIGHT = [averaged_gradient, ridge_weights, log_sigmoid, hessian, binary_weights,
 
 
 def test_every_exercise_check_is_tested():
-    assert sorted(f.__name__ for f in RIGHT) == sorted(exercise_checks.__all__)
+    # The checks added with the chapters' later exercises are tested in their own files.
+    from test_exercise_checks_ch1 import RIGHT as RIGHT_CH1
+    from test_exercise_checks_ch2 import RIGHT as RIGHT_CH2
+
+    tested = [f.__name__ for f in (*RIGHT, *RIGHT_CH1, *RIGHT_CH2)]
+    assert sorted(tested) == sorted(exercise_checks.__all__)
 
 
 @pytest.mark.parametrize("solution", RIGHT, ids=lambda f: f.__name__)
@@ -246,8 +251,12 @@ WRONG = {
 
 
 def test_every_exercise_has_at_least_two_wrong_answers():
-    assert set(WRONG) == set(exercise_checks.__all__)
-    assert all(len(mistakes) >= 2 for mistakes in WRONG.values())
+    from test_exercise_checks_ch1 import WRONG as WRONG_CH1
+    from test_exercise_checks_ch2 import WRONG as WRONG_CH2
+
+    everything = {**WRONG, **WRONG_CH1, **WRONG_CH2}
+    assert set(everything) == set(exercise_checks.__all__)
+    assert all(len(mistakes) >= 2 for mistakes in everything.values())
 
 
 @pytest.mark.parametrize("exercise, mistake, wrong", [(name, why, f) for name, cases in WRONG.items()

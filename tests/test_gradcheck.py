@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from implementations.gradcheck import check_gradient, numerical_gradient
+from implementations.gradcheck import check_gradient, numerical_gradient, numerical_jacobian
+from implementations.softmax import softmax
 
 
 def test_numerical_gradient_of_a_quadratic_is_exact_up_to_rounding():
@@ -66,3 +67,54 @@ def test_check_gradient_names_its_bad_arguments():
         check_gradient(np.sum, np.ones_like, "abc")  # grad_f used to be called on the string first
     with pytest.raises(ValueError, match=r"grad_f returned 3 NaN or infinite value\(s\) at x"):
         check_gradient(np.sum, lambda v: np.full_like(v, np.nan), x)  # used to return an error of nan
+
+
+# --- numerical_jacobian (appendix A) -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("m", "n"), [(1, 1), (2, 3), (4, 2)])
+def test_numerical_jacobian_of_a_linear_map_is_its_matrix(m, n):
+    rng = np.random.default_rng(m + 10 * n)
+    A, b, x = rng.normal(size=(m, n)), rng.normal(size=m), rng.normal(size=n)
+    J = numerical_jacobian(lambda v: A @ v + b, x)
+    assert J.shape == (m, n)  # one row per output, one column per input
+    np.testing.assert_allclose(J, A, rtol=1e-8, atol=1e-9)
+
+
+@pytest.mark.parametrize("K", [2, 3, 6])
+def test_numerical_jacobian_of_softmax_is_diag_p_minus_p_p_transpose(K):
+    z = np.random.default_rng(K).normal(size=K) * 2
+    p = softmax(z)
+    np.testing.assert_allclose(numerical_jacobian(softmax, z), np.diag(p) - np.outer(p, p), rtol=1e-6, atol=1e-9)
+
+
+def test_numerical_jacobian_of_a_scalar_function_is_the_gradient():
+    x = np.array([[0.4, -1.1], [2.0, 0.3]])
+    f = lambda v: np.sum(np.exp(v) * v)  # noqa: E731
+    np.testing.assert_allclose(numerical_jacobian(f, x), numerical_gradient(f, x), rtol=1e-12)
+
+
+def test_numerical_jacobian_keeps_the_shapes_and_leaves_x_alone():
+    x = np.arange(6.0).reshape(2, 3) / 4
+    J = numerical_jacobian(lambda v: v, x)  # f returns x itself, which the differences must not see change
+    assert J.shape == (2, 3, 2, 3)
+    np.testing.assert_allclose(J.reshape(6, 6), np.eye(6), atol=1e-9)
+    J = numerical_jacobian(np.sin, x)  # elementwise: ∂ sin(x_ij)/∂x_kl = cos(x_ij) when (i, j) = (k, l), else 0
+    np.testing.assert_allclose(J.reshape(6, 6), np.diag(np.cos(x).ravel()), rtol=1e-8, atol=1e-10)
+    np.testing.assert_array_equal(x, np.arange(6.0).reshape(2, 3) / 4)
+
+
+def test_numerical_jacobian_names_its_bad_arguments():
+    with pytest.raises(TypeError, match="f must be a function of an array; received the string 'sin'"):
+        numerical_jacobian("sin", np.ones(2))
+    with pytest.raises(TypeError, match=r"f\(x\) must be a numeric array; received the string 'a'"):
+        numerical_jacobian(lambda v: "a", np.ones(2))
+    with pytest.raises(ValueError, match=r"f returned shape \(3,\) at x \+ eps in entry 0 of x \(flattened\) but "
+                                         r"shape \(2,\) at x"):
+        numerical_jacobian(lambda v: np.ones(2) if v[0] == 1 else np.ones(3), np.ones(2))
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match=r"f returned NaN or ±inf at x ± eps in entry 1"):
+        numerical_jacobian(np.log, np.array([1.0, 1e-7]))  # log of a negative number at x - eps in entry 1
+    with pytest.raises(ValueError, match="eps must be a finite number > 0"):
+        numerical_jacobian(np.sin, np.ones(2), eps=-1e-6)
+    with pytest.raises(ValueError, match=r"x is empty \(shape \(0,\)\)"):
+        numerical_jacobian(np.sin, [])

@@ -46,7 +46,7 @@ def test_soft_threshold_values():
 
 @pytest.mark.parametrize("t", [0.0, 0.3, 1.5])
 def test_soft_threshold_minimises_the_proximal_problem(t):
-    """S(z, t) = argmin_w ½(w − z)² + t|w|, checked by brute force on a grid of step 1e-4."""
+    """soft(z, t) = argmin_w ½(w − z)² + t|w|, checked by brute force on a grid of step 1e-4."""
     z = np.random.default_rng(0).uniform(-4, 4, size=25)
     z[:3] = [t, -t, 0.0]  # the kinks
     grid = np.linspace(-5, 5, 100_001)  # step 1e-4
@@ -220,3 +220,70 @@ def test_lasso_path_returns_rows_in_the_given_order():
     W = lasso.lasso_path(X, y, l1s=l1s, **TIGHT)
     for row, l1 in zip(W, l1s, strict=True):
         np.testing.assert_allclose(row, lasso.fit_lasso(X, y, l1=l1, **TIGHT), atol=1e-9)
+
+
+# --- the exact finish on the support -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rho", [0.99, 0.999])
+def test_exact_finish_solves_strongly_correlated_problems_in_few_sweeps(rho):
+    """Plain cyclic sweeps crawl on features correlated at 0.99; the exact finish reaches the minimiser anyway."""
+    X, y = make_problem(100, 8, rho=rho, seed=11)
+    l1 = 0.01 * lasso.l1_max(X, y)
+    w = lasso.fit_lasso(X, y, l1=l1, num_iters=200)  # the default tol: the sweeps alone would need far more
+    sk = Lasso(alpha=l1, tol=1e-12, max_iter=10_000_000).fit(X, y)
+    np.testing.assert_allclose(w[1:], sk.coef_, atol=1e-7)
+    c = correlations(X, y, w)
+    nonzero = w[1:] != 0
+    np.testing.assert_allclose(c[1:][nonzero], l1 * np.sign(w[1:][nonzero]), atol=1e-12)  # exact, not to tol
+    assert np.all(np.abs(c[1:][~nonzero]) <= l1 + 1e-12)
+
+
+def test_the_step_on_the_support_finds_the_minimiser_from_its_support_and_signs():
+    X, y = make_problem(60, 5, rho=0.3, seed=12)
+    l1 = 0.2 * lasso.l1_max(X, y)
+    w_star = lasso.fit_lasso(X, y, l1=l1, **TIGHT)[1:]
+    assert 0 < np.count_nonzero(w_star) < 5
+    Xc_T = np.ascontiguousarray((X - X.mean(axis=0)).T)
+    yc = y - y.mean()
+    close = w_star * 1.1  # the right support and signs, wrong values
+    assert lasso._solve_on_support(Xc_T, yc, l1, close)
+    np.testing.assert_allclose(close, w_star, atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_step_on_the_support_never_raises_the_cost_and_claims_only_true_minimisers(seed):
+    X, y = make_problem(50, 6, rho=0.8, seed=seed)
+    l1 = 0.1 * lasso.l1_max(X, y)
+    w_star = lasso.fit_lasso(X, y, l1=l1, **TIGHT)[1:]
+    Xc_T = np.ascontiguousarray((X - X.mean(axis=0)).T)
+    yc = y - y.mean()
+    rng = np.random.default_rng(seed)
+    for start in (np.where(w_star == 0, 1.0, 0.0), -w_star, rng.normal(size=6) * (rng.random(6) < 0.6)):
+        w = start.copy()
+        before = lasso.lasso_cost(X, y, np.r_[y.mean() - X.mean(axis=0) @ w, w], l1=l1)
+        done = lasso._solve_on_support(Xc_T, yc, l1, w)
+        after = lasso.lasso_cost(X, y, np.r_[y.mean() - X.mean(axis=0) @ w, w], l1=l1)
+        assert after <= before + 1e-12
+        if done:
+            np.testing.assert_allclose(w, w_star, atol=1e-8)
+
+
+def test_duplicated_features_do_not_break_the_exact_finish():
+    """Two equal columns make G_AA singular: the sweeps must still converge to a minimiser."""
+    X, y = make_problem(40, 3, seed=13)
+    X = np.column_stack([X, X[:, 0]])
+    l1 = 0.05
+    w = lasso.fit_lasso(X, y, l1=l1, **TIGHT)
+    sk = Lasso(alpha=l1, tol=1e-14, max_iter=1_000_000).fit(X, y)
+    assert lasso.lasso_cost(X, y, w, l1=l1) == pytest.approx(
+        lasso.lasso_cost(X, y, np.r_[sk.intercept_, sk.coef_], l1=l1), rel=1e-9)
+    np.testing.assert_allclose(w[1] + w[4], sk.coef_[0] + sk.coef_[3], atol=1e-6)  # only the sum is determined
+
+
+def test_zero_weights_are_positive_zeros():
+    """A weight the soft threshold sets to zero is 0.0, never -0.0 (which would print as "-0.0")."""
+    X, y = make_problem(50, 6, rho=0.5, seed=14)
+    W = lasso.lasso_path(X, y, l1s=lasso.l1_max(X, y) * np.logspace(0, -2, 12))
+    zeros = W[:, 1:][W[:, 1:] == 0]
+    assert zeros.size > 0 and not np.any(np.signbit(zeros))

@@ -293,3 +293,81 @@ def test_newton_steps_are_the_public_gradient_and_hessian_bit_for_bit():
     grad, H = logistic._gradient_and_hessian(logistic.add_bias(X), y, w, 0.7)
     np.testing.assert_array_equal(grad, logistic.logistic_gradient(X, y, w, l2=0.7))
     np.testing.assert_array_equal(H, logistic.logistic_hessian(X, y, w, l2=0.7))
+
+
+# --- sample and class weights: fit_logistic_weighted ---------------------------------------------
+
+
+@pytest.mark.parametrize("N, m, l2", [(40, 3, 0.0), (60, 2, 0.5), (25, 4, 2.0)])
+def test_integer_weights_equal_repeated_examples(N, m, l2):
+    X, y, rng = make_problem(N, m, seed=N + 1)
+    v = rng.integers(0, 4, size=N)  # (N,) 0 drops an example, 3 counts it three times
+    w = logistic.fit_logistic_weighted(X, y, sample_weight=v, l2=l2, num_iters=50)
+    w_repeated = logistic.fit_logistic_newton(np.repeat(X, v, axis=0), np.repeat(y, v), l2=l2, num_iters=50)
+    np.testing.assert_allclose(w, w_repeated, rtol=0, atol=1e-10)
+
+
+def test_unit_weights_are_fit_logistic_newton_bit_for_bit():
+    X, y, _ = make_problem(30, 3, seed=11)
+    for l2 in (0.0, 0.4):
+        w = logistic.fit_logistic_weighted(X, y, sample_weight=np.ones(30), l2=l2, num_iters=50)
+        np.testing.assert_array_equal(w, logistic.fit_logistic_newton(X, y, l2=l2, num_iters=50))
+
+
+@pytest.mark.parametrize("l2", [0.0, 0.8])
+def test_scaling_all_weights_by_c_is_dividing_the_penalty_by_c(l2):
+    # c times every weight is c copies of the data set: the same mean loss, and a penalty c times weaker
+    X, y, rng = make_problem(50, 2, seed=12)
+    v = rng.uniform(0.2, 3.0, size=50)  # (N,) real, not integer, weights
+    w = logistic.fit_logistic_weighted(X, y, sample_weight=v, l2=l2 / 7.5, num_iters=50)
+    w_scaled = logistic.fit_logistic_weighted(X, y, sample_weight=7.5 * v, l2=l2, num_iters=50)
+    np.testing.assert_allclose(w_scaled, w, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("N, m, l2", [(40, 3, 0.5), (120, 2, 3.0), (60, 5, 0.1)])
+@pytest.mark.parametrize("class_weight", [{0: 1.0, 1: 4.0}, {0: 2.5, 1: 0.5}, "balanced"])
+def test_class_weights_equal_sklearn(N, m, l2, class_weight):
+    X, y, _ = make_problem(N, m, seed=N + 2)
+    if class_weight == "balanced":
+        v_class = N / (2 * np.bincount(y, minlength=2))  # (2,) N / (2 N_k): each class weighs N/2 in all
+    else:
+        v_class = np.array([class_weight[0], class_weight[1]])
+    w = logistic.fit_logistic_weighted(X, y, sample_weight=v_class[y], l2=l2, num_iters=50)
+    model = LogisticRegression(C=1.0 / l2, class_weight=class_weight, tol=1e-12, max_iter=100_000).fit(X, y)
+    np.testing.assert_allclose(w, np.r_[model.intercept_, model.coef_.ravel()], atol=1e-6)
+    w_unweighted = logistic.fit_logistic_newton(X, y, l2=l2, num_iters=50)
+    assert np.max(np.abs(w - w_unweighted)) > 1e-3  # the weights do change the fit: the test can fail
+
+
+def test_class_weights_shift_the_intercept_by_the_log_weight_ratio():
+    # data drawn from a logistic model: weighting class 1 by v1/v0 multiplies the odds of class 1 by v1/v0
+    # (Bayes' rule), which the model absorbs by adding log(v1/v0) to the bias and leaving the slopes alone
+    rng = np.random.default_rng(13)
+    X = rng.normal(size=(200_000, 2))  # (N, m)
+    w_true = np.array([-1.5, 1.0, -0.5])
+    y = (rng.uniform(size=X.shape[0]) < logistic.predict_proba(X, w_true)).astype(int)  # (N,)
+    w_plain = logistic.fit_logistic_newton(X, y, num_iters=50)
+    w_weighted = logistic.fit_logistic_weighted(X, y, sample_weight=np.where(y == 1, 4.0, 1.0), num_iters=50)
+    np.testing.assert_allclose(w_weighted[0] - w_plain[0], np.log(4.0), atol=0.03)
+    np.testing.assert_allclose(w_weighted[1:], w_plain[1:], atol=0.03)
+
+
+def test_weighted_fit_refuses_bad_weights_by_name():
+    X, y, _ = make_problem(10, 2, seed=14)
+    with pytest.raises(ValueError, match="sample_weight has 9 entries but X has 10 rows"):
+        logistic.fit_logistic_weighted(X, y, sample_weight=np.ones(9), num_iters=5)
+    with pytest.raises(ValueError, match=r"sample_weight must hold weights >= 0.*sample_weight\[3\] = -1"):
+        logistic.fit_logistic_weighted(X, y, sample_weight=np.r_[1.0, 1, 1, -1, np.ones(6)], num_iters=5)
+    with pytest.raises(ValueError, match="sample_weight is 0 for every example"):
+        logistic.fit_logistic_weighted(X, y, sample_weight=np.zeros(10), num_iters=5)
+    with pytest.raises(ValueError, match="sample_weight contains 1 NaN"):
+        logistic.fit_logistic_weighted(X, y, sample_weight=np.r_[np.nan, np.ones(9)], num_iters=5)
+
+
+def test_weighted_fit_on_separable_data_without_l2_raises():
+    X = np.array([[-2.0], [-1.0], [1.0], [2.0]])
+    y = np.array([0, 0, 1, 1])
+    with pytest.raises(ValueError, match="the Hessian is singular"):
+        logistic.fit_logistic_weighted(X, y, sample_weight=[1.0, 2.0, 1.0, 3.0], num_iters=100)
+    w = logistic.fit_logistic_weighted(X, y, sample_weight=[1.0, 2.0, 1.0, 3.0], l2=0.1, num_iters=100)
+    assert np.all(np.isfinite(w))

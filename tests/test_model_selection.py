@@ -7,7 +7,7 @@ from sklearn.model_selection import KFold
 from sklearn.model_selection import cross_val_score as sk_cross_val_score
 
 from implementations import lasso, regression
-from implementations.model_selection import cross_val_score, k_fold_indices
+from implementations.model_selection import bias_variance, cross_val_score, k_fold_indices
 
 # (n, k) pairs with n divisible by k, with remainders, k = 2 and leave-one-out k = n
 NK = [(n, k) for n in (2, 3, 5, 10, 11, 17, 30, 101) for k in (2, 3, 4, 5, 7, 10, n) if 2 <= k <= n]
@@ -23,6 +23,54 @@ def make_problem(N, m, seed=0, noise=0.3):
 
 def mse_score(w, X, y):
     return np.mean((y - regression.predict(X, w)) ** 2)
+
+
+# --- bias_variance -----------------------------------------------------------------------------------------------
+
+
+def test_bias_variance_by_hand():
+    predictions = np.array([[1.0, 3.0], [0.0, 4.0], [2.0, 2.0]])  # (G, R) = (3, 2)
+    h = np.array([1.0, 0.0, 5.0])
+    bias2, variance = bias_variance(predictions, h)
+    np.testing.assert_allclose(bias2, [(1 - 2) ** 2, (0 - 2) ** 2, (5 - 2) ** 2])  # means 2, 2, 2
+    np.testing.assert_allclose(variance, [1.0, 4.0, 0.0])  # divided by R = 2
+
+
+@pytest.mark.parametrize(("G", "R"), [(1, 2), (7, 3), (40, 500)])
+def test_bias2_plus_variance_is_the_mean_squared_error_against_h(G, R):
+    rng = np.random.default_rng(G + R)
+    predictions = rng.normal(loc=2.0, size=(G, R))
+    h = rng.normal(size=G)
+    bias2, variance = bias_variance(predictions, h)
+    assert bias2.shape == variance.shape == (G,)
+    np.testing.assert_allclose(bias2 + variance, np.mean((h[:, None] - predictions) ** 2, axis=1), rtol=1e-12)
+    np.testing.assert_allclose(variance, np.var(predictions, axis=1), rtol=1e-12)
+
+
+def test_bias_variance_of_least_squares_matches_its_closed_form():
+    """Fixed inputs, noisy targets: E_D f̂(x) is the fit to the noise-free targets, Var_D f̂(x) = σ² ‖Φ⁺ᵀφ(x)‖²."""
+    rng = np.random.default_rng(0)
+    R, sigma = 20_000, 0.3
+    x = np.linspace(0, 1, 12)  # (N,): the inputs of every training set
+    h_train = np.sin(2 * np.pi * x)  # (N,)
+    Phi = x[:, None] ** np.arange(3)  # (N, 3): a quadratic, too rigid for the sine, so the bias is not zero
+    Y = h_train[:, None] + sigma * rng.normal(size=(12, R))  # (N, R)
+    x_eval = np.linspace(0, 1, 9)
+    F = x_eval[:, None] ** np.arange(3)  # (G, 3)
+    smoother = F @ np.linalg.pinv(Phi)  # (G, N): row g maps the targets to the prediction at x_g
+    bias2, variance = bias_variance(smoother @ Y, np.sin(2 * np.pi * x_eval))
+    np.testing.assert_allclose(variance, sigma**2 * np.sum(smoother**2, axis=1), rtol=0.05)  # 5 % ≈ 5 / sqrt(R/2)
+    np.testing.assert_allclose(bias2, (smoother @ h_train - np.sin(2 * np.pi * x_eval)) ** 2, rtol=0.05,
+                               atol=5 * variance.max() / R)
+
+
+def test_bias_variance_rejects_misaligned_inputs():
+    with pytest.raises(ValueError, match="h has 2 entries but predictions has 3 rows"):
+        bias_variance(np.zeros((3, 4)), np.zeros(2))
+    with pytest.raises(ValueError, match="predictions has 1 column; expected one column per training set"):
+        bias_variance(np.zeros((3, 1)), np.zeros(3))
+    with pytest.raises(ValueError, match="predictions must be a 2-D array"):
+        bias_variance(np.zeros(3), np.zeros(3))
 
 
 # --- k_fold_indices ----------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from sklearn import metrics as skm
 
 from implementations import logistic
 from implementations.metrics import accuracy, confusion_matrix, precision_recall_f1
-from implementations.perceptron import perceptron
+from implementations.perceptron import margin, perceptron
 
 
 def separable_problem(N=80, m=2, margin=0.5, seed=0):
@@ -74,6 +74,79 @@ def test_perceptron_rejects_bad_input():
         perceptron(X, [0, 1, 1], epochs=5, rng=42)
     with pytest.raises(ValueError, match=r"epochs must be an integer >= 1"):
         perceptron(X, [0, 1, 1], epochs=0)
+
+
+def one_at_a_time(X, y, *, epochs, eta=1.0, rng=None):
+    """The perceptron exactly as the algorithm box writes it: one example, one prediction, one update at a time."""
+    Phi = np.hstack([np.ones((len(y), 1)), X])
+    w = np.zeros(Phi.shape[1])
+    counts = []
+    for _ in range(epochs):
+        order = np.arange(len(y)) if rng is None else rng.permutation(len(y))
+        mistakes = 0
+        for i in order:
+            y_hat = 1 if Phi[i] @ w >= 0 else 0
+            if y_hat != y[i]:
+                w = w + eta * (y[i] - y_hat) * Phi[i]
+                mistakes += 1
+        counts.append(mistakes)
+        if mistakes == 0:
+            break
+    return w, np.array(counts)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_perceptron_equals_the_one_at_a_time_algorithm(seed, shuffle):
+    rng = np.random.default_rng(seed)
+    N, m = int(rng.integers(1, 60)), int(rng.integers(1, 4))
+    X = rng.normal(size=(N, m)) + rng.normal(size=m)
+    y = rng.integers(0, 2, size=N) if seed % 2 else (X @ rng.normal(size=m) > 0).astype(int)  # noisy or separable
+    w, mistakes = perceptron(X, y, epochs=40, eta=0.5, rng=np.random.default_rng(seed) if shuffle else None)
+    w_ref, mistakes_ref = one_at_a_time(X, y, epochs=40, eta=0.5,
+                                        rng=np.random.default_rng(seed) if shuffle else None)
+    np.testing.assert_array_equal(mistakes, mistakes_ref)
+    np.testing.assert_allclose(w, w_ref, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_perceptron_makes_at_most_r_over_gamma_squared_mistakes(seed):
+    X, y, rng = separable_problem(N=200, seed=seed)
+    w, mistakes = perceptron(X, y, epochs=1000, rng=rng)
+    r = np.linalg.norm(np.hstack([np.ones((len(y), 1)), X]), axis=1).max()
+    assert margin(X, y, w) > 0  # the final w separates, so it has a positive margin ...
+    assert mistakes.sum() <= (r / margin(X, y, w)) ** 2  # ... and its own γ bounds the mistakes (any γ does)
+
+
+def test_margin_by_hand():
+    X = np.array([[1.0], [3.0], [-2.0]])
+    y = np.array([1, 1, 0])
+    w = np.array([0.0, 2.0])  # boundary x = 0; ‖w‖ = 2, distances of the rows (1, x) from it: 1, 3, 2
+    assert margin(X, y, w) == pytest.approx(1.0)
+    assert margin(X, y, 5 * w) == pytest.approx(1.0)  # rescaling w changes nothing
+    w_bias = np.array([-1.5, 1.0])  # boundary x = 1.5: the first row is on the wrong side
+    assert margin(X, y, w_bias) == pytest.approx(-0.5 / np.hypot(1.5, 1.0))
+
+
+def test_margin_equals_the_distance_to_the_hyperplane_in_feature_space():
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(30, 2))
+    w = rng.normal(size=3)
+    y = (w[0] + X @ w[1:] > 0).astype(int)
+    Phi = np.hstack([np.ones((30, 1)), X])
+    u = w / np.linalg.norm(w)
+    feet = Phi - np.outer(Phi @ u, u)  # (30, 3) orthogonal projections of the rows onto the hyperplane wᵀv = 0
+    np.testing.assert_allclose(feet @ w, 0.0, atol=1e-12)
+    distances = np.linalg.norm(Phi - feet, axis=1)  # (30,)
+    assert margin(X, y, w) == pytest.approx(distances.min())
+    assert margin(X, 1 - y, w) == pytest.approx(-distances.max())  # every row on the wrong side
+
+
+def test_margin_rejects_bad_input():
+    with pytest.raises(ValueError, match=r"w is the zero vector"):
+        margin(np.ones((2, 1)), [0, 1], np.zeros(2))
+    with pytest.raises(ValueError, match=r"w has 3 entries but X has 1 feature"):
+        margin(np.ones((2, 1)), [0, 1], np.ones(3))
 
 
 # --- metrics -------------------------------------------------------------------------------

@@ -205,12 +205,38 @@ def test_sgd_approaches_the_least_squares_solution(batch_size, eta):
     assert history[-1] < 1.05 * regression.compute_cost(X, y, regression.normal_equations(X, y), average=True)
 
 
-def test_sgd_full_batch_equals_gradient_descent():
+@pytest.mark.parametrize("batch_size", [25, 40])
+def test_sgd_full_batch_equals_gradient_descent(batch_size):
     X, y, _, rng = make_problem(25, 2)
-    w_sgd, h_sgd = regression.sgd(X, y, np.zeros(3), eta=0.1, epochs=50, batch_size=25, rng=rng, l2=0.4)
+    w_sgd, h_sgd = regression.sgd(X, y, np.zeros(3), eta=0.1, epochs=50, batch_size=batch_size, rng=rng, l2=0.4)
     w_gd, h_gd = regression.gradient_descent(X, y, np.zeros(3), eta=0.1, num_iters=50, l2=0.4)
     np.testing.assert_allclose(w_sgd, w_gd, rtol=1e-10)
     np.testing.assert_allclose(h_sgd, h_gd, rtol=1e-10)
+
+
+@pytest.mark.parametrize("N, batch_size", [(33, 16), (500, 16), (10, 3), (12, 4)])
+def test_sgd_epoch_is_one_batch_step_to_first_order(N, batch_size):
+    """Every example moves the weights equally in an epoch, the leftover last batch included.
+
+    To first order in η an epoch of mini-batch steps is w − η(N/b)∇J̄(w), whatever the shuffle, when each
+    batch's sum is divided by the nominal size b. Dividing the last batch of N mod b examples by its own size
+    (a full step for one example when N = 33, b = 16) breaks this, and made the cost recorded after it an outlier.
+    """
+    X, y, _, rng = make_problem(N, 2)
+    w_start = rng.normal(size=3)
+    eta = 1e-7
+    w_epoch, _ = regression.sgd(X, y, w_start, eta=eta, epochs=1, batch_size=batch_size, rng=rng, l2=0.3)
+    expected = -(N / batch_size) * regression.compute_gradient(X, y, w_start, l2=0.3, average=True)
+    np.testing.assert_allclose((w_epoch - w_start) / eta, expected, rtol=1e-5)
+
+
+def test_sgd_records_the_full_data_cost_at_the_end_of_each_epoch():
+    X, y, _, _ = make_problem(33, 2)
+    for epochs in (1, 4):
+        w, history = regression.sgd(X, y, np.zeros(3), eta=0.05, epochs=epochs, batch_size=16,
+                                    rng=np.random.default_rng(3), l2=0.2)
+        assert history.shape == (epochs,)
+        assert history[-1] == regression.compute_cost(X, y, w, l2=0.2, average=True)
 
 
 def test_sgd_is_reproducible_with_the_same_seed():

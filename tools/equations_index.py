@@ -24,15 +24,19 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "book" / "equations.md"
 LABEL = re.compile(r"^\$\$\s*\((eq-[\w-]+)\)\s*$", re.M)
-CITATION = re.compile(r"eqs?\.\s*((?:\(\d+\.\d+\)(?:\s*(?:,|and|–|-|to)\s*)?)+)")
-NUMBER = re.compile(r"\((\d+)\.(\d+)\)")
+CITATION = re.compile(r"eqs?\.\s*((?:\((?:\d+|[A-Z])\.\d+\)(?:\s*(?:,|and|–|-|to)\s*)?)+)")
+NUMBER = re.compile(r"\((\d+|[A-Z])\.(\d+)\)")
 
 
 def equations():
-    """[(chapter, number, label, title of the chapter)] for every labelled equation, in book order."""
+    """[(chapter, number, label, title of the chapter)] for every labelled equation, in book order.
+
+    A chapter is "1", "2", ... for notebooks/01_*.ipynb, ..., and a letter for an appendix, notebooks/A_*.ipynb.
+    """
     found = []
-    for path in sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")):
-        chapter = int(path.name[:2])
+    paths = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + sorted((ROOT / "notebooks").glob("[A-Z]_*.ipynb"))
+    for path in paths:
+        chapter = path.name.split("_")[0].lstrip("0")
         nb = nbformat.read(path, as_version=4)
         title = next(line[2:].strip() for c in nb.cells if c.cell_type == "markdown"
                      for line in c.source.splitlines() if line.startswith("# "))
@@ -42,10 +46,10 @@ def equations():
 
 
 def cited_numbers(text):
-    """{(chapter, number)} cited by "eq. (4.1)", "eqs. (1.16) and (1.22)" or "eqs. (2.3)–(2.5)" in text."""
+    """{(chapter, number)} cited by "eq. (4.1)", "eqs. (1.16) and (1.22)", "eqs. (2.3)–(2.5)" or "eq. (A.2)"."""
     cited = set()
     for group in CITATION.finditer(text):
-        numbers = [(int(a), int(b)) for a, b in NUMBER.findall(group.group(1))]
+        numbers = [(a, int(b)) for a, b in NUMBER.findall(group.group(1))]
         cited.update(numbers)
         if len(numbers) == 2 and re.search(r"\)\s*(–|-|to)\s*\(", group.group(1)) and numbers[0][0] == numbers[1][0]:
             cited.update((numbers[0][0], k) for k in range(numbers[0][1], numbers[1][1] + 1))
@@ -136,7 +140,7 @@ def render():
     for c, k, label, title, _ in eqs:
         if c != chapter:
             chapter = c
-            lines += ["", f"## Chapter {c}: {title}", ""]
+            lines += ["", f"## {'Chapter' if c.isdigit() else 'Appendix'} {c}: {title}", ""]
         names = impl.get((c, k), [])
         code = ", ".join(f"`{n.removeprefix('implementations.')}`" for n in names)
 

@@ -27,9 +27,9 @@ CHAPTERS = {
     5: "notebooks/05_transformers",
 }
 CHAPTER_OF = {  # the home chapter of each module
-    **dict.fromkeys(["regression", "basis", "preprocessing", "robust", "gradcheck", "report", "listing",
-                     "exercises", "exercise_checks", "data", "plotting"], 1),
-    **dict.fromkeys(["logistic", "softmax", "perceptron", "metrics"], 2),
+    **dict.fromkeys(["regression", "basis", "preprocessing", "robust", "model_selection", "lasso", "gradcheck",
+                     "report", "listing", "exercises", "exercise_checks", "data", "plotting"], 1),
+    **dict.fromkeys(["logistic", "softmax", "perceptron", "metrics", "glm"], 2),
     **dict.fromkeys(["autograd", "functional", "nn", "optim", "conv"], 3),
     "sequence": 4,
     **dict.fromkeys(["text", "attention", "transformer"], 5),

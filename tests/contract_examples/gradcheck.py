@@ -25,6 +25,13 @@ EXAMPLES = {
         extra=[("f not callable", {"f": "sum"}, ()),
                ("f returning a vector, not a scalar", {"f": lambda v: v.ravel()}, ()),
                ("f returning NaN", {"f": lambda v: np.nan}, ())]),
+    "implementations.gradcheck.numerical_jacobian": Example(
+        build=lambda: (gradcheck.numerical_jacobian, {"f": np.sin, "x": x, "eps": 1e-6}),
+        roles={"x": "array:any-nd", "eps": "rate"},
+        extra=[("f not callable", {"f": "sin"}, ()),
+               ("f returning a string", {"f": lambda v: "values"}, ()),
+               ("f changing its output's shape", {"f": lambda v: v[v > 0.5]}, ()),
+               ("f returning NaN", {"f": lambda v: np.full_like(v, np.nan)}, ())]),
     "implementations.gradcheck.check_gradient": Example(
         build=lambda: (gradcheck.check_gradient, {"f": f, "grad_f": grad_f, "x": x, "eps": 1e-6}),
         roles={"x": "array:any-nd", "eps": "rate"},

@@ -58,4 +58,10 @@ EXAMPLES = {
     "implementations.logistic.fit_logistic_newton": Example(
         build=lambda: (logistic.fit_logistic_newton, {"X": X, "y": y, "l2": 0.1, "num_iters": 3}),
         roles={"X": "array", "y": "labels:2:X", "l2": "penalty", "num_iters": "count"}),
+    "implementations.logistic.fit_logistic_weighted": Example(
+        build=lambda: (logistic.fit_logistic_weighted,
+                       {"X": X, "y": y, "sample_weight": np.where(y == 1, 2.0, 0.5), "l2": 0.1, "num_iters": 3}),
+        roles={"X": "array", "y": "labels:2:X", "sample_weight": "aligned:X", "l2": "penalty", "num_iters": "count"},
+        extra=[("a negative weight", {"sample_weight": np.r_[-1.0, np.ones(7)]}, ()),
+               ("every weight 0", {"sample_weight": np.zeros(8)}, ())]),
 }

@@ -20,7 +20,14 @@ def score(w, X, y):
     return float(np.mean((y - regression.predict(X, w)) ** 2))
 
 
+predictions = X @ np.array([[1.0, 0.9, 1.2], [-2.0, -1.8, -2.1]])  # (G, R) = (8, 3): three models' predictions
+h = X @ np.array([1.0, -2.0])  # (8,)
+
 EXAMPLES = {
+    "implementations.model_selection.bias_variance": Example(
+        build=lambda: (model_selection.bias_variance, {"predictions": predictions, "h": h}),
+        roles={"predictions": "array", "h": "aligned:predictions"},
+        extra=[("one training set only", {"predictions": predictions[:, :1]}, ())]),
     "implementations.model_selection.k_fold_indices": Example(
         build=lambda: (model_selection.k_fold_indices,
                        {"n": 10, "k": 3, "rng": np.random.default_rng(0), "shuffle": True}),

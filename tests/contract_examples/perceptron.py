@@ -1,4 +1,4 @@
-"""Valid examples for the input contract: perceptron (Rosenblatt's mistake-driven classifier)."""
+"""Valid examples for the input contract: perceptron (Rosenblatt's mistake-driven classifier, and its margin)."""
 
 import numpy as np
 
@@ -16,4 +16,9 @@ EXAMPLES = {
         roles={"X": "array", "y": "labels:2:X", "epochs": "count", "eta": "rate", "rng": "rng?"},
         # η only rescales w (training starts at 0), so the one way it breaks training is overflow
         extra=[("a learning rate so large that the weights overflow", {"eta": 1e308}, ())]),
+    "implementations.perceptron.margin": Example(
+        build=lambda: (perceptron.margin, {"X": X, "y": y, "w": np.array([0.1, -0.2, 0.3])}),
+        roles={"X": "array", "y": "labels:2:X", "w": "array"},
+        extra=[("a weight too many", {"w": np.zeros(4)}, ()),
+               ("the zero vector, which defines no hyperplane", {"w": np.zeros(3)}, ())]),
 }
