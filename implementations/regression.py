@@ -219,11 +219,11 @@ def gradient_descent(X, y, w_init, *, eta, num_iters, l2=0.0, average=True, tol=
 def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):
     """Mini-batch stochastic gradient descent on the averaged cost, eq. (1.15).
 
-    Each epoch visits the examples in a fresh random order, in consecutive batches B of b = ``batch_size``
-    examples; each step is w ← w − (η/b) Σ_{i∈B} [−e⁽ⁱ⁾φ⁽ⁱ⁾ + (λ/N) I′w], an unbiased estimate of the
-    step η∇(J/N) for a full batch. When b does not divide N, the last batch of an epoch holds the N mod b
-    examples left over, and its sum is still divided by b, not by its own size: a proportionally shorter
-    step. Every example then moves the weights by the same amount in every epoch, and to first order in η
+    Each epoch visits the examples in a fresh random order, in consecutive mini-batches B of b = ``batch_size``
+    examples. Each step is w ← w − (η/b) Σ_{i∈B} [−e⁽ⁱ⁾φ⁽ⁱ⁾ + (λ/N) I′w]; for a full batch (size(B) = b) it is an
+    unbiased estimate of the step η∇(J/N). When b does not divide N, the last batch of an epoch holds only the
+    N mod b examples left over, and its sum is still divided by b, not by its own size: a proportionally
+    shorter step. Every example then moves the weights by the same amount in every epoch, and to first order in η
     an epoch is one batch step of size ηN/b. (Dividing by the size of the small batch would give its few
     examples a full step: the noisiest update of the epoch, made just before the cost is recorded.)
 
@@ -273,9 +273,10 @@ def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):
         order = rng.permutation(N)
         Phi_epoch, y_epoch = Phi[order], y[order]  # (N, m + 1), (N,): shuffled once, then sliced
         for start in range(0, N, batch_size):
-            Phi_B = Phi_epoch[start : start + batch_size]  # (|B|, m + 1), a view; |B| < b only in the last batch
+            Phi_B = Phi_epoch[start : start + batch_size]  # (|B|, m + 1), a view; |B| < b only in a short last batch
             residual = y_epoch[start : start + batch_size] - Phi_B @ w  # (|B|,)
-            grad = (-Phi_B.T @ residual + residual.size * penalty * w) / batch_size  # (m + 1,): over b, not |B|
+            # eq. (1.15): the sum is divided by b = batch_size, also in a short last batch of N mod b < b examples
+            grad = (-Phi_B.T @ residual + residual.size * penalty * w) / batch_size  # (m + 1,)
             w -= eta * grad
         cost = _cost(X, y, w, l2, average=True)
         if not np.isfinite(cost) or cost > 100 * cost_start:
