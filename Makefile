@@ -20,7 +20,7 @@ export PATH := $(abspath $(BIN)):$(PATH)
 # being stored in the notebooks and shown in the book. Plain Python (pytest)
 # gets the non-interactive Agg backend. The notebooks multiply many small
 # matrices, for which OpenBLAS's worker threads cost more than they save on two
-# cores (chapter 4 runs about 10% faster on one); results are the same.
+# cores (chapter 5 runs about 10% faster on one); results are the same.
 NB_ENV = env -u MPLBACKEND OPENBLAS_NUM_THREADS=1
 
 .DEFAULT_GOAL := help

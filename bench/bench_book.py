@@ -7,7 +7,7 @@ Measures, on this machine:
 2. the book's cold build (an empty output directory: every notebook executes) and warm build (the same
    directory again: the execution cache is reused), with `jupyter-book build`;
 3. the size of the built `_build/html`;
-4. the kernel benchmarks of chapters 3 to 5 (bench_autograd.py and bench_transformer.py).
+4. the kernel benchmarks of chapters 4 to 6 (bench_autograd.py and bench_transformer.py).
 
 Prints the table as Markdown; with ``--page PATH`` also writes it, with the machine and the date, to PATH
 (`make bench` writes book/performance.md).
@@ -113,15 +113,15 @@ def measure():
     rows += [("book build, cold (empty output directory, every notebook executes)", f"{cold:.0f} s"),
              ("book build, warm (execution cache reused, no change)", f"{warm:.0f} s"),
              ("size of `_build/html`", f"{size / 1e6:.1f} MB")]
-    rows += [("chapter 3: MLP 64-128-10, one Adam step on a batch of 256",
+    rows += [("chapter 4: MLP 64-128-10, one Adam step on a batch of 256",
               f"{bench_autograd.mlp_step_time() * 1e3:.2f} ms"),
-             ("chapter 3: engine overhead per operation (forward + backward)",
+             ("chapter 4: engine overhead per operation (forward + backward)",
               f"{bench_autograd.overhead_per_operation() * 1e6:.1f} µs"),
-             ("chapter 4: LSTM forward + backward, B = 32, T = 100, D = 32, H = 128",
+             ("chapter 5: LSTM forward + backward, B = 32, T = 100, D = 32, H = 128",
               f"{bench_autograd.lstm_time() * 1e3:.0f} ms"),
-             ("chapter 5: `multi_head_attention` forward, B = 8, T = 256, D = 256, 8 heads",
+             ("chapter 6: `multi_head_attention` forward, B = 8, T = 256, D = 256, 8 heads",
               f"{bench_transformer.attention_time() * 1e3:.0f} ms"),
-             ("chapter 5: one TinyGPT training step (the notebook's model, batch 32)",
+             ("chapter 6: one TinyGPT training step (the notebook's model, batch 32)",
               f"{bench_transformer.gpt_step_time() * 1e3:.1f} ms")]
     return rows
 

@@ -1,6 +1,6 @@
 """Where a notebook's time goes: each code cell's execution time on a fresh kernel (nothing is asserted).
 
-Usage: python bench/cell_times.py notebooks/03_neural_networks.ipynb [...] [--top N]
+Usage: python bench/cell_times.py notebooks/04_neural_networks.ipynb [...] [--top N]
 
 Runs each notebook with nbclient as `make bench` does (one OpenBLAS thread, the inline backend) and prints the
 kernel start-up, then the slowest code cells (index among code cells, as nbval counts them, and the cell's first

@@ -1,6 +1,6 @@
 """A small reverse-mode automatic differentiation engine on NumPy arrays.
 
-Chapter 3 of the book. A :class:`Tensor` holds a float64 array and, when it was computed from
+Chapter 4 of the book. A :class:`Tensor` holds a float64 array and, when it was computed from
 tensors that require gradients, the operation that made it: its parents and a ``backward`` function
 that turns the gradient of a scalar loss with respect to the output into gradients with respect to
 each parent (the chain rule, one local derivative at a time). ``loss.backward()`` visits the graph in
@@ -284,7 +284,7 @@ class Tensor:
         return order
 
     def backward(self, grad=None):
-        """Backpropagation, eq. (3.6): accumulate d(self)/d(leaf) · ``grad`` into ``.grad`` of every leaf.
+        """Backpropagation, eq. (4.6): accumulate d(self)/d(leaf) · ``grad`` into ``.grad`` of every leaf.
 
         Nodes are visited in reverse topological order; each passes its gradient to its parents as
         vector-Jacobian products, and the contributions of every use of a node add up. Only leaves

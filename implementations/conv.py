@@ -1,4 +1,4 @@
-"""2-D convolution and max-pooling built from autograd operations (chapter 3, in brief).
+"""2-D convolution and max-pooling built from autograd operations (chapter 4, in brief).
 
 Images are batches of shape (N, C, H, W): N images, C channels, height H and width W. As in every
 deep-learning library, "convolution" here is cross-correlation (the kernel is not flipped):
@@ -52,7 +52,7 @@ def _check_conv2d(x, kernel, bias, stride):
 
 
 def conv2d(x, kernel, bias=None, *, stride=1):
-    """Valid cross-correlation of a batch of images with F kernels, eq. (3.8).
+    """Valid cross-correlation of a batch of images with F kernels, eq. (4.8).
 
     Parameters
     ----------

@@ -32,6 +32,7 @@ __all__ = [
     "make_corpus",
     "make_sine_data",
     "make_moons",
+    "make_circles",
     "make_spirals",
     "verify_checksum",
 ]
@@ -397,6 +398,46 @@ def make_moons(n, *, noise, rng):
     upper = np.column_stack([np.cos(angle0), np.sin(angle0)])
     lower = np.column_stack([1.0 - np.cos(angle1), 0.5 - np.sin(angle1)])
     X = np.vstack([upper, lower]) + noise * rng.standard_normal((n, 2))  # (N, 2)
+    y = np.r_[np.zeros(n0, dtype=np.int64), np.ones(n - n0, dtype=np.int64)]
+    return X, y
+
+
+def make_circles(n, *, noise, factor=0.5, rng):
+    """Two concentric circles, a problem that no straight line separates but the squared radius x₁² + x₂² does.
+
+    Class 0 lies on the circle of radius 1 centred at (0, 0), class 1 on the circle of radius ``factor`` inside
+    it, at uniformly random angles; each point gets isotropic Gaussian noise.
+
+    Parameters
+    ----------
+    n : int
+        Number of points N ≥ 2; class 0 (the outer circle) gets ⌈N/2⌉ of them.
+    noise : float
+        Standard deviation of the noise, ≥ 0.
+    factor : float, default 0.5
+        Radius of the inner circle, 0 < factor < 1.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    X : ndarray of shape (N, 2)
+    y : ndarray of shape (N,), int64
+        Labels 0 and 1, class 0 first.
+    """
+    n = check_positive_int(n, "n")
+    if n < 2:
+        raise ValueError(f"n must be at least 2 (one point per class); received {n}.")
+    noise = check_nonnegative(noise, "noise")
+    if isinstance(factor, bool) or not isinstance(factor, numbers.Real) or not 0 < factor < 1:
+        raise ValueError(f"factor must be a number strictly between 0 and 1 (the inner radius, the outer one being "
+                         f"1); received {factor!r}. Pass e.g. factor=0.5.")
+    rng = check_rng(rng)
+    n0 = (n + 1) // 2
+    angle0 = rng.uniform(0.0, 2 * np.pi, size=n0)  # (n0,)
+    angle1 = rng.uniform(0.0, 2 * np.pi, size=n - n0)  # (n − n0,)
+    outer = np.column_stack([np.cos(angle0), np.sin(angle0)])  # (n0, 2): radius 1
+    inner = float(factor) * np.column_stack([np.cos(angle1), np.sin(angle1)])  # (n − n0, 2): radius factor
+    X = np.vstack([outer, inner]) + noise * rng.standard_normal((n, 2))  # (N, 2)
     y = np.r_[np.zeros(n0, dtype=np.int64), np.ones(n - n0, dtype=np.int64)]
     return X, y
 

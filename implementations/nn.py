@@ -278,7 +278,7 @@ class Sequential(Module):
 
 
 class MLP(Module):
-    """A multilayer perceptron f_M ∘ … ∘ f_1, eq. (3.1): Linear layers with an activation between them.
+    """A multilayer perceptron f_M ∘ … ∘ f_1, eq. (4.1): Linear layers with an activation between them.
 
     ``sizes = [d_0, d_1, …, d_M]`` gives M layers; layer k maps d_{k−1} features to d_k. The last
     layer has no activation (it returns logits or regression outputs). Weights are initialized with

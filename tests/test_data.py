@@ -18,6 +18,7 @@ from implementations.data import (
     load_penguins,
     load_sunspots,
     make_adding_problem,
+    make_circles,
     make_entity_tagging,
     make_moons,
     make_sine_data,
@@ -408,6 +409,45 @@ def test_moons_and_spirals_are_reproducible_and_validated():
         make_spirals(10, noise=0.1, rng=3)
     with pytest.raises(ValueError, match="num_classes must be at least 2"):
         make_spirals(10, num_classes=1, noise=0.1, rng=np.random.default_rng(0))
+
+
+def test_circles_lie_on_their_circles_without_noise():
+    X, y = make_circles(51, noise=0.0, factor=0.3, rng=np.random.default_rng(0))
+    assert X.shape == (51, 2) and X.dtype == np.float64
+    assert y.dtype == np.int64 and y.tolist() == [0] * 26 + [1] * 25  # class 0 (outer) gets ⌈N/2⌉, first
+    np.testing.assert_allclose(np.hypot(*X[y == 0].T), 1.0)  # outer radius 1
+    np.testing.assert_allclose(np.hypot(*X[y == 1].T), 0.3)  # inner radius factor
+    angles = np.arctan2(X[:, 1], X[:, 0])
+    assert (angles > 0).any() and (angles < 0).any()  # all the way round, not half circles as the moons
+
+
+@pytest.mark.parametrize(("n", "counts"), [(2, [1, 1]), (7, [4, 3]), (200, [100, 100])])
+def test_circles_classes_are_balanced(n, counts):
+    _, y = make_circles(n, noise=0.05, rng=np.random.default_rng(1))
+    assert np.bincount(y).tolist() == counts
+
+
+def test_circles_noise_has_the_requested_spread_and_is_reproducible():
+    rng = np.random.default_rng(2)
+    X_clean, _ = make_circles(4000, noise=0.0, rng=np.random.default_rng(3))
+    X_noisy, _ = make_circles(4000, noise=0.2, rng=np.random.default_rng(3))  # same angles, then the noise
+    np.testing.assert_allclose((X_noisy - X_clean).std(axis=0), 0.2, rtol=0.05)
+    a = make_circles(20, noise=0.1, factor=0.6, rng=np.random.default_rng(4))
+    b = make_circles(20, noise=0.1, factor=0.6, rng=np.random.default_rng(4))
+    np.testing.assert_array_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[1], b[1])
+    assert not np.array_equal(a[0], make_circles(20, noise=0.1, factor=0.6, rng=rng)[0])
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"n": 1}, "n must be at least 2"),
+    ({"factor": 1.0}, "factor must be a number strictly between 0 and 1"),
+    ({"factor": 0.0}, "factor must be a number strictly between 0 and 1"),
+    ({"noise": -0.1}, "noise must be a finite number >= 0"),
+])
+def test_circles_refuse_bad_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        make_circles(**{"n": 10, "noise": 0.1, "rng": np.random.default_rng(0), **kwargs})
 
 
 def test_spiral_arms_without_noise():

@@ -46,7 +46,7 @@ def equations():
 
 
 def cited_numbers(text):
-    """{(chapter, number)} cited by "eq. (4.1)", "eqs. (1.16) and (1.22)", "eqs. (2.3)–(2.5)" or "eq. (A.2)"."""
+    """{(chapter, number)} cited by "eq. (5.1)", "eqs. (1.16) and (1.22)", "eqs. (2.3)–(2.5)" or "eq. (A.2)"."""
     cited = set()
     for group in CITATION.finditer(text):
         numbers = [(a, int(b)) for a, b in NUMBER.findall(group.group(1))]

@@ -22,17 +22,19 @@ HELPERS = ("data", "plotting", "gradcheck", "exercises", "exercise_checks", "rep
 CHAPTERS = {
     1: "notebooks/01_linear_regression",
     2: "notebooks/02_logistic_regression",
-    3: "notebooks/03_neural_networks",
-    4: "notebooks/04_sequence_models",
-    5: "notebooks/05_transformers",
+    3: "notebooks/03_kernel_methods",
+    4: "notebooks/04_neural_networks",
+    5: "notebooks/05_sequence_models",
+    6: "notebooks/06_transformers",
 }
 CHAPTER_OF = {  # the home chapter of each module
     **dict.fromkeys(["regression", "basis", "preprocessing", "robust", "model_selection", "lasso", "gradcheck",
                      "report", "listing", "exercises", "exercise_checks", "data", "plotting"], 1),
     **dict.fromkeys(["logistic", "softmax", "perceptron", "metrics", "glm"], 2),
-    **dict.fromkeys(["autograd", "functional", "nn", "optim", "conv"], 3),
-    "sequence": 4,
-    **dict.fromkeys(["text", "attention", "transformer"], 5),
+    **dict.fromkeys(["kernels", "svm"], 3),
+    **dict.fromkeys(["autograd", "functional", "nn", "optim", "conv"], 4),
+    "sequence": 5,
+    **dict.fromkeys(["text", "attention", "transformer"], 6),
 }
 
 

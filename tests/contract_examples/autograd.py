@@ -1,4 +1,4 @@
-"""Valid examples for the input contract: autograd (chapter 3's Tensor engine).
+"""Valid examples for the input contract: autograd (chapter 4's Tensor engine).
 
 Also the helpers the examples of nn, optim, functional and conv share: ``positional`` for a callable that takes
 ``*args`` (the harness passes arguments by name) and ``any_nd_tensor`` for a Tensor argument of any number of

@@ -52,6 +52,12 @@ EXAMPLES = {
         build=lambda: (data.make_moons, {"n": 6, "noise": 0.1, "rng": _rng()}),
         roles={"n": "count", "noise": "penalty", "rng": "rng"},
         extra=[("a single point", {"n": 1}, (ValueError,))]),
+    "implementations.data.make_circles": Example(
+        build=lambda: (data.make_circles, {"n": 6, "noise": 0.1, "factor": 0.5, "rng": _rng()}),
+        roles={"n": "count", "noise": "penalty", "factor": "rate", "rng": "rng"},
+        extra=[("a single point", {"n": 1}, (ValueError,)),
+               ("an inner radius of 1", {"factor": 1.0}, (ValueError,)),
+               ("an inner radius above 1", {"factor": 1.5}, (ValueError,))]),
     "implementations.data.make_spirals": Example(
         build=lambda: (data.make_spirals,
                        {"n_per_class": 3, "num_classes": 3, "noise": 0.1, "rng": _rng(), "turns": 1.0}),

@@ -1,4 +1,4 @@
-"""Valid examples for the input contract: nn (chapter 3's layers and the Module base class)."""
+"""Valid examples for the input contract: nn (chapter 4's layers and the Module base class)."""
 
 import math
 

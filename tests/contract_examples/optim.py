@@ -1,4 +1,4 @@
-"""Valid examples for the input contract: optim (chapter 3's optimizers and gradient clipping)."""
+"""Valid examples for the input contract: optim (chapter 4's optimizers and gradient clipping)."""
 
 import math
 

@@ -294,10 +294,10 @@ def test_header_links_to_a_repository_only_when_one_is_configured(server, browse
 
 
 def test_the_appendix_is_lettered_not_numbered():
-    """book/_ext/appendix_numbering.py: the appendix, last in a numbered part, is "A" everywhere, never chapter 6."""
+    """book/_ext/appendix_numbering.py: the appendix, last in a numbered part, is "A" everywhere, never chapter 7."""
     page = (HTML / "notebooks" / "A_preliminaries.html").read_text(encoding="utf-8")
     intro = (HTML / "book" / "intro.html").read_text(encoding="utf-8")
     assert "A. </span>Mathematical preliminaries" in page  # the heading
     assert ">A. Mathematical preliminaries<" in intro  # the sidebar
     assert "(A.1)" in page and "Fig. A.1" in page  # equations and figures
-    assert not re.search(r"\(6\.\d+\)|Fig\. 6\.\d", page)
+    assert not re.search(r"\(7\.\d+\)|Fig\. 7\.\d", page)
