@@ -373,13 +373,16 @@ def fit_svm_dual(K, y, *, C, tol=1e-6, max_iter=100_000):
         room_i = C - alpha[i] if positive[i] else alpha[i]  # how far Δ can go before αᵢ hits its bound
         room_j = alpha[j] if positive[j] else C - alpha[j]
         delta = min(slope[j] / q[j], room_i, room_j)  # the maximiser of D on the line, clipped to the box
+        alpha_i_old, alpha_j_old = alpha[i], alpha[j]
         alpha[i] += y[i] * delta  # eq. (3.22)
         alpha[j] -= y[j] * delta
         if delta == room_i:  # land exactly on the bound, so that alpha == 0 and alpha == C are exact
             alpha[i] = C if positive[i] else 0.0
         if delta == room_j:
             alpha[j] = 0.0 if positive[j] else C
-        b_hat -= delta * (K[i] - K[j])  # (N,): O(N) update; K is symmetric, so row i is column i
+        # (N,): b̂ₖ changes by −Δ(K_ki − K_kj), O(N); written with the changes of αᵢy⁽ⁱ⁾ and αⱼy⁽ʲ⁾ as stored, so
+        # that snapping to a bound cannot make b̂ drift from α. K is symmetric, so row i is column i.
+        b_hat -= y[i] * (alpha[i] - alpha_i_old) * K[i] + y[j] * (alpha[j] - alpha_j_old) * K[j]
     else:
         raise _not_converged(max_iter, gap, tol)
 

@@ -243,6 +243,19 @@ def test_fit_svm_dual_with_duplicate_inputs_matches_sklearn(C):
     assert svm.kkt_violations(K, y, alpha, b, C=C)[0].max() < 1e-8
 
 
+@pytest.mark.parametrize("name", ["tanh(xᵀx′ − 1)", "−‖x − x′‖²"])
+def test_fit_svm_dual_on_a_matrix_that_is_not_psd_stops_feasible(name):
+    """Not a kernel: some q_ij <= 0, replaced by 10⁻¹², so the step runs to the box. SMO must still stop, at a
+    feasible α (in the box, Σ αᵢy⁽ⁱ⁾ = 0) with a finite b, never loop or return NaN."""
+    X, y = blobs(40, 2, 0.5, seed=23)  # overlapping classes
+    K = np.tanh(X @ X.T - 1.0) if name.startswith("tanh") else -np.sum((X[:, None] - X[None]) ** 2, axis=-1)
+    assert np.linalg.eigvalsh(K)[0] < -1e-3  # truly not PSD, and q_ij <= 0 for some pairs
+    assert np.min(np.diag(K)[:, None] + np.diag(K)[None, :] - 2 * K) <= 0
+    alpha, b = svm.fit_svm_dual(K, y, C=1.0, max_iter=10_000)
+    assert np.all((alpha >= 0) & (alpha <= 1.0)) and np.any(alpha > 0)
+    assert abs(alpha @ y) < 1e-12 and np.isfinite(b)
+
+
 # --- KKT violations and the decision function, against loops ---------------------------------------------------
 
 
