@@ -35,11 +35,22 @@ IMPACTS = ("critical", "serious", "moderate", "minor")
 BLOCKING = ("critical", "serious")
 
 
-# Resolves once MathJax has typeset the page ("typeset"), at once on a page without MathJax ("no MathJax").
+# Resolves once MathJax has typeset the page ("typeset"), at once on a page without a MathJax script ("no MathJax").
+# A page that loads MathJax may return from driver.get() before the deferred script has run (seen once in about a
+# hundred loads of the largest chapter), so the script is waited for, up to 20 s, before it is declared missing.
 WAIT_FOR_MATHJAX = """
 const done = arguments[arguments.length - 1];
-if (!window.MathJax || !MathJax.startup || !MathJax.startup.promise) { done("no MathJax"); return; }
-MathJax.startup.promise.then(() => done("typeset"), (e) => done("error: " + e));
+const loadsMathJax = document.querySelector("script[src*='mathjax']") !== null;
+const start = Date.now();
+(function wait() {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    MathJax.startup.promise.then(() => done("typeset"), (e) => done("error: " + e));
+  } else if (!loadsMathJax || Date.now() - start > 20000) {
+    done("no MathJax");
+  } else {
+    setTimeout(wait, 50);
+  }
+})();
 """
 
 
