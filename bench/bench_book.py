@@ -7,7 +7,7 @@ Measures, on this machine:
 2. the book's cold build (an empty output directory: every notebook executes) and warm build (the same
    directory again: the execution cache is reused), with `jupyter-book build`;
 3. the size of the built `_build/html`;
-4. the kernel benchmarks of chapters 4 to 6 (bench_autograd.py and bench_transformer.py).
+4. the kernel benchmarks of chapters 4 to 6 (bench_autograd.py, bench_conv.py and bench_transformer.py).
 
 Prints the table as Markdown; with ``--page PATH`` also writes it, with the machine and the date, to PATH
 (`make bench` writes book/performance.md).
@@ -30,7 +30,12 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).parent))
 import bench_autograd  # noqa: E402
+import bench_conv  # noqa: E402
 import bench_transformer  # noqa: E402
+
+from implementations import conv  # noqa: E402
+
+DIGITS_CONV = (64, 1, 8, 8, 8, 3, 1)  # N, C, H, W, F, k, padding: a batch of the 8 × 8 digits
 
 # The notebooks' environment, as the Makefile's NB_ENV sets it.
 os.environ.pop("MPLBACKEND", None)
@@ -117,6 +122,10 @@ def measure():
               f"{bench_autograd.mlp_step_time() * 1e3:.2f} ms"),
              ("chapter 4: engine overhead per operation (forward + backward)",
               f"{bench_autograd.overhead_per_operation() * 1e6:.1f} µs"),
+             ("chapter 4: `conv2d` (im2col) forward + backward, 64 digits 8 × 8, 8 filters 3 × 3, padding 1",
+              f"{bench_conv.forward_backward_time(conv.conv2d, *DIGITS_CONV, repeats=20) * 1e3:.1f} ms"),
+             ("chapter 4: the same with `conv2d_loop`, one small product per output position",
+              f"{bench_conv.forward_backward_time(conv.conv2d_loop, *DIGITS_CONV, repeats=5) * 1e3:.0f} ms"),
              ("chapter 5: LSTM forward + backward, B = 32, T = 100, D = 32, H = 128",
               f"{bench_autograd.lstm_time() * 1e3:.0f} ms"),
              ("chapter 6: `multi_head_attention` forward, B = 8, T = 256, D = 256, 8 heads",
@@ -152,8 +161,8 @@ How the numbers were taken:
 - The cold build runs `jupyter-book build` into an empty output directory, so every notebook executes; the warm
   build repeats it in the same directory, where the execution cache makes it skip all execution.
 - The kernel benchmarks report the median of several repetitions after a warm-up
-  (`bench/bench_autograd.py`, `bench/bench_transformer.py`). They run in the benchmark's own process, where
-  OpenBLAS keeps its default number of threads.
+  (`bench/bench_autograd.py`, `bench/bench_conv.py`, `bench/bench_transformer.py`). They run in the benchmark's
+  own process, where OpenBLAS keeps its default number of threads.
 - The numbers move from run to run on a shared machine (single runs by up to ±30% on this machine, the fastest
   of {repeats} by about ±10%). This table is how the budget is checked: no test asserts a time.
 """

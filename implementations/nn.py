@@ -1,27 +1,37 @@
-"""Layers built on the autograd engine: a Module base class, Linear, Embedding, LayerNorm, MLP, Sequential.
+"""Layers built on the autograd engine: a Module base class, Linear, Embedding, LayerNorm, MLP, Sequential,
+and the layers of deep and convolutional networks: Dropout, Conv2d, ResidualBlock.
 
 Conventions: a batch of inputs has shape (N, in_features) (or (..., in_features)); ``Linear`` computes
 y = x @ W + b with W of shape (in_features, out_features), so a row vector of features goes in and a
-row comes out, as in the design matrix of chapter 1. All randomness comes from an explicit ``rng``.
+row comes out, as in the design matrix of chapter 1. Images are batches of shape (N, C, H, W). All randomness
+comes from an explicit ``rng``. Batch normalization, which keeps running averages, is in
+:mod:`implementations.normalization`.
 """
+
+import numbers
 
 import numpy as np
 
+from . import functional
 from ._validation import (
     _describe,
     as_array,
+    check_callable,
     check_finite_values,
     check_flag,
     check_ids,
     check_last_dim,
+    check_nonnegative_int,
     check_positive,
     check_positive_int,
     check_rng,
 )
 from .attention import _layer_norm
 from .autograd import Tensor, _tensor_argument
+from .conv import conv2d
 
-__all__ = ["Module", "Linear", "Embedding", "LayerNorm", "MLP", "Sequential", "ACTIVATIONS"]
+__all__ = ["Module", "Linear", "Embedding", "LayerNorm", "MLP", "Sequential", "Dropout", "Conv2d", "ResidualBlock",
+           "ACTIVATIONS"]
 
 # name -> function applied to a Tensor
 ACTIVATIONS = {
@@ -33,9 +43,14 @@ ACTIVATIONS = {
 
 
 class Module:
-    """Base class: finds the parameters among the attributes, in the order they were assigned."""
+    """Base class: finds the parameters among the attributes, in the order they were assigned.
+
+    A module may also hold *buffers*: arrays it learns without a gradient (the running averages of batch
+    normalization). A subclass names them in ``_buffers``; :meth:`state_dict` saves them with the parameters.
+    """
 
     training = True
+    _buffers = ()  # names of the attributes that hold buffers (NumPy arrays), in a stable order
 
     def __call__(self, *args, **kwargs):
         return self.forward(*args, **kwargs)
@@ -107,9 +122,27 @@ class Module:
         """Switch to evaluation mode."""
         return self.train(False)
 
+    def _buffer_slots(self, prefix="", seen=None):
+        """(dotted name, owning module, attribute) of every buffer, sub-modules included, each module once."""
+        seen = set() if seen is None else seen
+        if id(self) in seen:
+            return
+        seen.add(id(self))
+        for attr in self._buffers:
+            yield prefix + attr, self, attr
+        for name, value in self._children():
+            if isinstance(value, Module):
+                yield from value._buffer_slots(f"{prefix}{name}.", seen)
+
+    def _check_buffer(self, attr, value, key):
+        """A value about to be loaded into buffer ``attr`` (shape and finiteness already checked), or an error."""
+        return value
+
     def state_dict(self):
-        """A copy of every parameter's values, keyed by its dotted name."""
-        return {name: p.data.copy() for name, p in self.named_parameters()}
+        """A copy of every parameter's values, and of every buffer (running averages), keyed by its dotted name."""
+        state = {name: p.data.copy() for name, p in self.named_parameters()}
+        state.update((name, np.array(getattr(module, attr))) for name, module, attr in self._buffer_slots())
+        return state
 
     def load_state_dict(self, state):
         """Copy values saved by :meth:`state_dict` into the parameters.
@@ -124,21 +157,29 @@ class Module:
             raise TypeError(f"state must be a dict of parameter name -> array, as returned by state_dict(); "
                             f"received {_describe(state)}.")
         own = dict(self.named_parameters())
-        missing, unexpected = sorted(set(own) - set(state)), sorted(set(state) - set(own), key=str)
+        buffers = {name: (module, attr) for name, module, attr in self._buffer_slots()}
+        expected = set(own) | set(buffers)
+        missing, unexpected = sorted(expected - set(state)), sorted(set(state) - expected, key=str)
         if missing or unexpected:
             raise ValueError(f"state does not match the module: missing {missing}, unexpected {unexpected}. Load a "
                              "state_dict() saved from a module of the same architecture.")
         values = {}
-        for name, p in own.items():
+        for name in [*own, *buffers]:
             key = f"state[{name!r}]"
             value = as_array(state[name], key)
-            if value.shape != p.shape:
-                raise ValueError(f"{key} has shape {value.shape}; expected the parameter's shape {p.shape}. Load a "
+            kind, shape = ("parameter", own[name].shape) if name in own else ("buffer", getattr(*buffers[name]).shape)
+            if value.shape != shape:
+                raise ValueError(f"{key} has shape {value.shape}; expected the {kind}'s shape {shape}. Load a "
                                  "state_dict() saved from a module of the same sizes.")
             values[name] = check_finite_values(value, key)  # a Tensor holds no NaN; a weight of inf is no weight
+            if name in buffers:
+                module, attr = buffers[name]
+                values[name] = module._check_buffer(attr, values[name], key)
         for name, p in own.items():
             p.data = values[name].copy()
             p.grad = None
+        for name, (module, attr) in buffers.items():
+            setattr(module, attr, values[name].astype(getattr(module, attr).dtype))  # a copy, in the buffer's dtype
 
 
 class Linear(Module):
@@ -355,3 +396,162 @@ class MLP(Module):
                        if layers[0].b is not None else None)
             stacked.layers.append(layer)
         return stacked
+
+
+class Dropout(Module):
+    """Inverted dropout (Srivastava et al., 2014): a layer that is on in training mode and the identity in evaluation.
+
+    In training mode every entry is kept with probability 1 − p and zeroed otherwise, and the kept ones are scaled
+    by 1/(1 − p): y = m ⊙ x / (1 − p) with mᵢ ~ Bernoulli(1 − p) independently, so E[y] = x. Because the scaling
+    happens while training, the trained network is evaluated as it is, after ``model.eval()``. The gradient reaches
+    only the kept entries, each multiplied by 1/(1 − p). Each forward pass in training mode draws a new mask m from
+    the layer's ``rng``; the maths is :func:`implementations.functional.dropout`'s.
+
+    Parameters
+    ----------
+    p : float in [0, 1)
+        Probability of zeroing an entry; p = 0 makes the layer the identity.
+    rng : numpy.random.Generator
+        Source of the masks, kept by the layer.
+    """
+
+    def __init__(self, p, *, rng):
+        if isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Real) or not 0.0 <= p < 1.0:
+            raise ValueError(f"p must be a probability in [0, 1), the rate of zeroed entries; received {p!r}. "
+                             "p = 1 would zero everything; p = 0 turns dropout off.")
+        self.p = float(p)
+        self.rng = check_rng(rng)
+
+    def forward(self, x):
+        """Dropout of ``x`` (a Tensor or array of any shape) in training mode, ``x`` itself in evaluation mode.
+
+        Returns
+        -------
+        Tensor of the shape of x
+        """
+        return functional.dropout(x, self.p, rng=self.rng, training=self.training)
+
+
+def _kernel_size(kernel_size):
+    """(kh, kw) from an int or a pair of ints, refused by name otherwise."""
+    if isinstance(kernel_size, (tuple, list)):
+        if len(kernel_size) != 2:
+            raise ValueError(f"kernel_size must be an integer or a pair (kh, kw); received {kernel_size!r}.")
+        return tuple(check_positive_int(k, f"kernel_size[{i}]") for i, k in enumerate(kernel_size))
+    k = check_positive_int(kernel_size, "kernel_size")
+    return k, k
+
+
+class Conv2d(Module):
+    """A convolutional layer: F kernels of size kh × kw slid over a batch of C-channel images, one bias per kernel.
+
+    out[n, f] = b[f] + Σ_c x[n, c] ⋆ K[f, c], the cross-correlation of :func:`implementations.conv.conv2d`, with
+    ``weight`` K of shape (F, C, kh, kw) and ``bias`` b of shape (F,). Each output value sums fan_in = C·kh·kw
+    products, which sets the initialization as for :class:`Linear` (seeded by ``rng``):
+
+    * ``init="he"`` (He et al., 2015): K ~ N(0, 2 / fan_in), for ReLU networks;
+    * ``init="xavier"`` (Glorot and Bengio, 2010): K ~ U(−a, a) with a = √(6 / (fan_in + fan_out)) and
+      fan_out = F·kh·kw.
+
+    The bias starts at 0. An image of size H × W gives an output of size H_out × W_out with
+    H_out = (H + 2·padding − kh) // stride + 1 (likewise W_out); ``padding = (k − 1) // 2`` with stride 1 keeps
+    the size for an odd k.
+
+    Parameters
+    ----------
+    in_channels : int >= 1
+        C, the channels of the input.
+    out_channels : int >= 1
+        F, the number of kernels and of output channels.
+    kernel_size : int >= 1 or (int, int)
+        kh = kw, or (kh, kw).
+    stride : int >= 1, default 1
+    padding : int >= 0, default 0
+        Rows and columns of zeros added on every side of each image.
+    bias : bool, default True
+    rng : numpy.random.Generator
+    init : {"he", "xavier"}, default "he"
+    """
+
+    def __init__(self, in_channels, out_channels, kernel_size, *, stride=1, padding=0, bias=True, rng, init="he"):
+        C = check_positive_int(in_channels, "in_channels")
+        F = check_positive_int(out_channels, "out_channels")
+        kh, kw = _kernel_size(kernel_size)
+        self.stride = check_positive_int(stride, "stride")
+        self.padding = check_nonnegative_int(padding, "padding")
+        bias = check_flag(bias, "bias")
+        rng = check_rng(rng)
+        fan_in, fan_out = C * kh * kw, F * kh * kw
+        if init == "he":
+            K = rng.normal(0.0, np.sqrt(2.0 / fan_in), size=(F, C, kh, kw))
+        elif init == "xavier":
+            limit = np.sqrt(6.0 / (fan_in + fan_out))
+            K = rng.uniform(-limit, limit, size=(F, C, kh, kw))
+        else:
+            raise ValueError(f"init must be 'he' or 'xavier'; received {init!r}.")
+        self.weight = Tensor(K, requires_grad=True)  # (F, C, kh, kw)
+        self.bias = Tensor(np.zeros(F), requires_grad=True) if bias else None  # (F,)
+        self.in_channels, self.out_channels, self.kernel_size = C, F, (kh, kw)
+
+    def forward(self, x):
+        """The F feature maps of a batch of images.
+
+        Parameters
+        ----------
+        x : Tensor or array of shape (N, in_channels, H, W)
+
+        Returns
+        -------
+        Tensor of shape (N, out_channels, H_out, W_out)
+        """
+        x = _tensor_argument(x, "x", allow_empty=False)
+        if x.ndim != 4:
+            raise ValueError(f"x must be a batch of images of shape (N, C, H, W); received shape {x.shape}. "
+                             "For a single image use x[None], for a single channel x[:, None].")
+        if x.shape[1] != self.in_channels:
+            raise ValueError(
+                f"x has {x.shape[1]} channel(s) (shape {x.shape}, read as (N, C, H, W)) but the layer has "
+                f"in_channels={self.in_channels}; pass images with {self.in_channels} channel(s), or build the layer "
+                f"with in_channels={x.shape[1]}."
+            )
+        return conv2d(x, self.weight, self.bias, stride=self.stride, padding=self.padding)  # (N, F, H_out, W_out)
+
+
+class ResidualBlock(Module):
+    """y = x + F(x): the input added to the output of a branch F (He et al., 2016).
+
+    The identity path makes the Jacobian ∂y/∂x = I + ∂F/∂x, so the gradient reaches x undiminished however small
+    ∂F/∂x is: this is what lets a stack of many such blocks train. With the last layer of F initialized to zero,
+    F(x) = 0 and the block starts as the identity.
+
+    The branch is given, built by the caller from layers that keep the shape of their input, for example
+
+    * ``ResidualBlock(Sequential(Linear(D, H, rng=rng, init="he"), Tensor.relu, Linear(H, D, rng=rng)))``;
+    * ``ResidualBlock(Sequential(Conv2d(C, C, 3, padding=1, rng=rng), BatchNorm2d(C), Tensor.relu,
+      Conv2d(C, C, 3, padding=1, rng=rng), BatchNorm2d(C)))``, the block of a ResNet (``BatchNorm2d`` from
+      :mod:`implementations.normalization`), whose original form adds a ReLU after the sum:
+      ``Sequential(ResidualBlock(branch), Tensor.relu)``.
+
+    Parameters
+    ----------
+    branch : Module or callable
+        F, mapping a Tensor to a Tensor of the same shape. When it is a Module, its parameters are the block's and
+        ``train()`` and ``eval()`` reach it.
+    """
+
+    def __init__(self, branch):
+        self.branch = check_callable(branch, "branch", what="a Module or a function of a Tensor (the F of x + F(x))")
+
+    def forward(self, x):
+        """x + F(x) for ``x`` (a Tensor or an array of the shape the branch takes): a Tensor of the shape of x."""
+        x = _tensor_argument(x, "x", allow_empty=False)
+        fx = self.branch(x)  # F(x), the shape of x
+        if not isinstance(fx, Tensor):
+            raise TypeError(f"branch must return a Tensor; it returned {_describe(fx)} for x of shape {x.shape}.")
+        if fx.shape != x.shape:
+            raise ValueError(
+                f"branch maps x of shape {x.shape} to shape {fx.shape}, but x + F(x) needs them equal; make the "
+                "branch keep the shape of x (its last layer with as many features or channels as x, convolutions "
+                "with stride 1 and padding (k - 1) // 2), or project x to the new shape before adding."
+            )
+        return x + fx

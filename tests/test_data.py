@@ -1,4 +1,4 @@
-"""Tests of implementations.data and of the regeneration script data/make_data.py."""
+"""Tests of implementations.data (a facade over datasets and synthetic) and of the regeneration script make_data.py."""
 
 import hashlib
 import importlib.util
@@ -9,10 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from implementations import data, datasets, synthetic
 from implementations.data import (
     DATA_DIR,
     PENGUIN_SPECIES,
     TAGGING_VOCABULARY,
+    load_digits,
     load_houses,
     load_paris_apartments,
     load_penguins,
@@ -28,12 +30,13 @@ from implementations.data import (
 )
 
 REPO_DATA = Path(__file__).resolve().parents[1] / "data"
-CSV_FILES = ["houses.csv", "paris_apartments.csv", "penguins.csv", "sunspots.csv"]
+CSV_FILES = ["houses.csv", "paris_apartments.csv", "penguins.csv", "sunspots.csv", "digits.csv"]
 LOADERS = {
     "houses.csv": load_houses,
     "paris_apartments.csv": load_paris_apartments,
     "penguins.csv": load_penguins,
     "sunspots.csv": load_sunspots,
+    "digits.csv": load_digits,
 }
 RESTORE = r"(git checkout -- data/|make data)"
 
@@ -145,9 +148,20 @@ def test_load_penguins_rejects_a_non_bool_flag():
         load_penguins(drop_missing="yes")
 
 
+def _assert_same_data(a, b):
+    """A loader's result is a DataFrame, or a tuple of arrays (load_digits): equal values, dtypes and shapes."""
+    if isinstance(a, pd.DataFrame):
+        pd.testing.assert_frame_equal(a, b)
+        return
+    assert len(a) == len(b)
+    for x, y in zip(a, b, strict=True):
+        assert x.dtype == y.dtype
+        np.testing.assert_array_equal(x, y)
+
+
 @pytest.mark.parametrize("name", CSV_FILES)
 def test_loader_reads_from_data_dir(data_copy, name):
-    pd.testing.assert_frame_equal(LOADERS[name](data_dir=data_copy), LOADERS[name]())
+    _assert_same_data(LOADERS[name](data_dir=data_copy), LOADERS[name]())
 
 
 # --- damaged copies must fail with a message that says how to repair them -----------------------
@@ -564,6 +578,8 @@ def _damage_cell(folder, name, column, row, value):
         ("penguins.csv", "year", "2007a", "an integer"),
         ("sunspots.csv", "sunspots", "5O.1", "a number"),
         ("sunspots.csv", "month", "", "an integer"),
+        ("digits.csv", "pixel_3_4", "4.5", "an integer"),
+        ("digits.csv", "label", "seven", "an integer"),
     ],
 )
 def test_a_value_that_does_not_parse_is_named_by_file_column_and_row(data_copy, name, column, value, expected):
@@ -608,3 +624,120 @@ def test_make_windows_refuses_strings_and_names_a_short_series():
 def test_sine_data_refuses_an_x_range_that_is_not_two_numbers(x_range):
     with pytest.raises(ValueError, match=r"x_range must be a pair of numbers"):
         make_sine_data(5, noise=0.1, rng=np.random.default_rng(0), x_range=x_range)
+
+
+# --- the facade implementations.data over datasets and synthetic ------------------------------------------------------
+
+# Every name of implementations.data before it was split into datasets and synthetic: none may disappear.
+NAMES_BEFORE_THE_SPLIT = [
+    "DATA_DIR", "PENGUIN_SPECIES", "TAGGING_VOCABULARY", "load_houses", "load_paris_apartments", "load_penguins",
+    "load_sunspots", "make_windows", "make_adding_problem", "make_entity_tagging", "WORD_CATEGORIES", "make_corpus",
+    "make_sine_data", "make_moons", "make_circles", "make_spirals", "verify_checksum",
+]
+
+
+def test_facade_keeps_every_name_and_exports_exactly_the_two_modules():
+    assert set(NAMES_BEFORE_THE_SPLIT) <= set(data.__all__)
+    assert len(data.__all__) == len(set(data.__all__))
+    assert set(data.__all__) == set(datasets.__all__) | set(synthetic.__all__)
+    assert not set(datasets.__all__) & set(synthetic.__all__)  # each name has one home
+
+
+@pytest.mark.parametrize("name", sorted(set(datasets.__all__) | set(synthetic.__all__)))
+def test_facade_names_are_the_very_objects_of_their_module(name):
+    home = datasets if name in datasets.__all__ else synthetic
+    assert getattr(data, name) is getattr(home, name)  # the same object, not a copy that could drift
+    if callable(getattr(home, name)):
+        assert getattr(home, name).__module__ == home.__name__
+
+
+def test_facade_gives_the_same_draws_as_before_the_split():
+    """Draws pinned to the values the unsplit module gave for the same seeds: moving the code changed no number."""
+    x, y = data.make_sine_data(3, noise=0.25, rng=np.random.default_rng(0))
+    np.testing.assert_allclose(x, [0.04097352, 0.26978671, 0.63696169], atol=1e-8)
+    np.testing.assert_allclose(y, [0.28083489, 0.85836443, -0.66780622], atol=1e-8)
+    X, labels = data.make_moons(4, noise=0.1, rng=np.random.default_rng(1))
+    np.testing.assert_allclose(X, [[0.05340539, 1.04394789], [-1.04161050, 0.21310730],
+                                   [0.13727129, 0.09184654], [1.98985794, 0.39404760]], atol=1e-8)
+    assert labels.tolist() == [0, 0, 1, 1]
+
+
+# --- load_digits ------------------------------------------------------------------------------------------------------
+
+DIGIT_COUNTS = [178, 182, 177, 183, 181, 182, 181, 179, 174, 180]  # images of each digit 0..9 in the UCI test set
+
+
+def test_load_digits_shapes_dtypes_values_and_class_counts():
+    X, y = load_digits()
+    assert X.shape == (1797, 8, 8) and X.dtype == np.float64
+    assert y.shape == (1797,) and y.dtype == np.int64
+    assert X.min() == 0.0 and X.max() == 16.0
+    np.testing.assert_array_equal(X, np.round(X))  # bit counts: whole numbers
+    assert np.bincount(y).tolist() == DIGIT_COUNTS
+    assert X[:, None].shape == (1797, 1, 8, 8)  # the channel axis the docstring promises a convolution
+    flat = X.reshape(len(X), 64)  # (N, 64)
+    assert len(np.unique(flat, axis=0)) == 1797  # data/README.md: all images are distinct
+    assert np.flatnonzero(flat.max(axis=0) == 0).tolist() == [0, 4 * 8 + 0, 4 * 8 + 7]  # the three constant pixels
+
+
+def test_load_digits_equals_scikit_learn():
+    sklearn_datasets = pytest.importorskip("sklearn.datasets")
+    bunch = sklearn_datasets.load_digits()
+    X, y = load_digits()
+    np.testing.assert_array_equal(X, bunch.images)
+    np.testing.assert_array_equal(y, bunch.target)
+    np.testing.assert_array_equal(X.reshape(len(X), 64), bunch.data)  # pixel order of the flat features too
+    header = (REPO_DATA / "digits.csv").read_text().splitlines()[0].split(",")
+    assert header == [*bunch.feature_names, "label"]
+
+
+def test_a_transposed_image_would_be_caught():
+    """Reading the 64 columns column by column (order="F") transposes each image; the comparison sees it."""
+    sklearn_datasets = pytest.importorskip("sklearn.datasets")
+    images = sklearn_datasets.load_digits().images
+    table = pd.read_csv(REPO_DATA / "digits.csv")
+    transposed = table.iloc[:, :64].to_numpy(dtype=float).reshape(-1, 8, 8, order="F")  # the classic slip
+    assert not np.array_equal(transposed, images)
+    np.testing.assert_array_equal(transposed, images.swapaxes(1, 2))
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "expected"),
+    [("pixel_3_4", "17", "0..16"), ("pixel_0_0", "-1", "0..16"), ("label", "10", "0..9"), ("label", "-2", "0..9")],
+)
+def test_load_digits_refuses_a_value_out_of_range(data_copy, column, value, expected):
+    _damage_cell(data_copy, "digits.csv", column, row=5, value=value)  # the checksum is rewritten to match
+    message = (rf"^digits.csv: the value {value} in column {column!r}, data row 5 \(line 6 of .*digits.csv\), is "
+               rf"outside {expected}. The file is damaged.*{RESTORE}")
+    with pytest.raises(ValueError, match=message):
+        load_digits(data_dir=data_copy)
+
+
+def test_make_data_reproduces_digits_csv_byte_for_byte(tmp_path):
+    pytest.importorskip("sklearn")  # a test-only dependency here, and pinned in data/requirements.txt
+    make_data.write_csv(make_data.derive_digits(*make_data.load_raw_digits()), tmp_path / "digits.csv")
+    assert (tmp_path / "digits.csv").read_bytes() == (REPO_DATA / "digits.csv").read_bytes()
+
+
+def test_digits_csv_round_trips_through_derive_digits(tmp_path):
+    """Independent of scikit-learn: the loaded images, written again, give the shipped bytes."""
+    X, y = load_digits()
+    make_data.write_csv(make_data.derive_digits(X, y), tmp_path / "digits.csv")
+    assert (tmp_path / "digits.csv").read_bytes() == (REPO_DATA / "digits.csv").read_bytes()
+
+
+def test_derive_digits_lays_pixels_out_row_by_row_and_checks_the_table():
+    images = np.arange(10 * 64).reshape(10, 8, 8) % 17.0  # (10, 8, 8), whole numbers 0..16
+    table = make_data.derive_digits(images, np.arange(10), n=10)
+    assert table.shape == (10, 65) and (table.dtypes == np.int64).all()
+    assert table.loc[0, "pixel_0_1"] == images[0, 0, 1] and table.loc[0, "pixel_1_0"] == images[0, 1, 0]
+    with pytest.raises(ValueError, match="not whole numbers"):
+        make_data.derive_digits(images + 0.5, np.arange(10), n=10)
+    with pytest.raises(ValueError, match="expected \\(n, 8, 8\\)"):
+        make_data.derive_digits(images.reshape(10, 64), np.arange(10), n=10)
+    with pytest.raises(ValueError, match="pixels outside 0-16"):
+        make_data.derive_digits(images + 1, np.arange(10), n=10)
+    with pytest.raises(ValueError, match=r"labels \[0, 1\]; expected all of 0-9"):
+        make_data.derive_digits(images, np.arange(10) % 2, n=10)
+    with pytest.raises(ValueError, match="10 rows, expected 1797"):
+        make_data.derive_digits(images, np.arange(10))

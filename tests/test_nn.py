@@ -7,7 +7,9 @@ from tensor_check import assert_gradients_match
 from implementations import functional as F
 from implementations import logistic
 from implementations.autograd import Tensor
-from implementations.nn import MLP, Embedding, LayerNorm, Linear, Module, Sequential
+from implementations.gradcheck import numerical_jacobian
+from implementations.nn import MLP, Conv2d, Dropout, Embedding, LayerNorm, Linear, Module, ResidualBlock, Sequential
+from implementations.normalization import BatchNorm1d, BatchNorm2d
 from implementations.optim import SGD, Adam, clip_grad_norm
 
 # --- losses --------------------------------------------------------------------------------------
@@ -438,3 +440,252 @@ def test_losses_name_their_bad_arguments():
         F.dropout(logits, 0.5, rng=np.random.default_rng(0), training="yes")
     with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
         F.dropout(logits, 0.5, rng=None, training=True)
+
+
+# --- Dropout, Conv2d, ResidualBlock, and train/eval reaching every sub-module --------------------
+
+
+def mean_is_preserved(y, x, p):
+    """|Σ y − Σ x| within 4 standard deviations of Σ y, whose variance is Σ x² p/(1 − p) for inverted dropout."""
+    return abs(y.sum() - x.sum()) < 4 * np.sqrt((x**2).sum() * p / (1 - p))
+
+
+@pytest.mark.parametrize("p", [0.1, 0.5, 0.8])
+def test_dropout_in_training_mode_keeps_the_mean_and_drops_at_rate_p(p):
+    rng = np.random.default_rng(20)
+    x = rng.normal(loc=1.0, size=(300, 200))
+    layer = Dropout(p, rng=np.random.default_rng(21))
+    y = layer(Tensor(x)).data
+    kept = y != 0
+    n = x.size
+    assert abs((~kept).mean() - p) < 4 * np.sqrt(p * (1 - p) / n)  # the mask's rate, within 4 standard errors
+    np.testing.assert_allclose(y[kept], x[kept] / (1 - p), rtol=1e-14)  # the kept entries scaled by 1/(1 − p)
+    assert mean_is_preserved(y, x, p)
+    assert not mean_is_preserved(x * kept, x, p)  # dropout without the 1/(1 − p) scaling would be caught
+    assert not np.array_equal(layer(Tensor(x)).data != 0, kept)  # a new mask at every call
+    again = Dropout(p, rng=np.random.default_rng(21))(Tensor(x)).data
+    np.testing.assert_array_equal(again, y)  # the same generator: the same mask
+
+
+def test_dropout_gradient_flows_only_through_kept_entries():
+    p = 0.4
+    rng = np.random.default_rng(22)
+    x = Tensor(rng.normal(size=(50, 30)), requires_grad=True)
+    upstream = rng.normal(size=(50, 30))
+    y = Dropout(p, rng=np.random.default_rng(23))(x)
+    (y * upstream).sum().backward()
+    kept = y.data != 0
+    np.testing.assert_allclose(x.grad[kept], upstream[kept] / (1 - p), rtol=1e-14)
+    np.testing.assert_array_equal(x.grad[~kept], 0.0)
+    assert 0 < kept.sum() < kept.size
+
+
+def test_dropout_is_the_identity_in_eval_mode_and_for_p_zero():
+    x = np.random.default_rng(24).normal(size=(4, 5))
+    layer = Dropout(0.5, rng=np.random.default_rng(25)).eval()
+    xt = Tensor(x, requires_grad=True)
+    y = layer(xt)
+    np.testing.assert_array_equal(y.data, x)
+    y.sum().backward()
+    np.testing.assert_array_equal(xt.grad, np.ones_like(x))
+    np.testing.assert_array_equal(Dropout(0.0, rng=np.random.default_rng(26))(x).data, x)  # training mode, p = 0
+    for p in (1.0, -0.1, 1.5, np.nan, True, "0.5"):
+        with pytest.raises(ValueError, match=r"p must be a probability in \[0, 1\)"):
+            Dropout(p, rng=np.random.default_rng(0))
+    with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
+        Dropout(0.5, rng=0)
+
+
+def _modules(module):
+    """module and every sub-module below it."""
+    found = [module]
+    for _, value in module._children():
+        if isinstance(value, Module):
+            found += _modules(value)
+    return found
+
+
+def test_train_and_eval_reach_every_sub_module():
+    rng = np.random.default_rng(27)
+
+    class Net(Module):
+        def __init__(self):
+            self.blocks = [ResidualBlock(Sequential(Linear(3, 3, rng=rng), Dropout(0.5, rng=rng))),
+                           Dropout(0.5, rng=rng)]
+            self.head = Sequential(BatchNorm1d(3), Sequential(Dropout(0.5, rng=rng)), Linear(3, 2, rng=rng))
+
+        def forward(self, x):
+            for block in self.blocks:
+                x = block(x)
+            return self.head(x)
+
+    net = Net()
+    modules = _modules(net)
+    assert sum(isinstance(m, Dropout) for m in modules) == 3 and any(isinstance(m, BatchNorm1d) for m in modules)
+    x = rng.normal(size=(8, 3))
+    net(x)  # one training batch for the batch norm
+    net.eval()
+    assert not any(m.training for m in modules)
+    np.testing.assert_array_equal(net(x).data, net(x).data)  # no dropout left: deterministic
+    net.train()
+    assert all(m.training for m in modules)
+    assert not np.array_equal(net(x).data, net(x).data)
+
+
+def direct_conv(x, K, b, stride, padding):
+    """The layer's output by loops over images, kernels and positions, on the zero-padded images."""
+    x = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
+    N, _, H, W = x.shape
+    F, _, kh, kw = K.shape
+    H_out, W_out = (H - kh) // stride + 1, (W - kw) // stride + 1
+    out = np.zeros((N, F, H_out, W_out))
+    for n in range(N):
+        for f in range(F):
+            for i in range(H_out):
+                for j in range(W_out):
+                    window = x[n, :, i * stride:i * stride + kh, j * stride:j * stride + kw]
+                    out[n, f, i, j] = np.sum(window * K[f]) + (b[f] if b is not None else 0.0)
+    return out
+
+
+@pytest.mark.parametrize("C, F, kernel_size, stride, padding, bias",
+                         [(1, 2, 3, 1, 0, True), (3, 4, (2, 3), 2, 0, False), (2, 3, 3, 1, 1, True),
+                          (2, 2, (3, 2), 2, 2, True)])
+def test_conv2d_layer_matches_loops_and_finite_differences(C, F, kernel_size, stride, padding, bias):
+    rng = np.random.default_rng(28)
+    layer = Conv2d(C, F, kernel_size, stride=stride, padding=padding, bias=bias, rng=rng)
+    if bias:
+        layer.bias.data = rng.normal(size=F)  # not the initial zeros, which would hide a missing bias
+    x = rng.normal(size=(2, C, 5, 6))
+    out = layer(x)
+    expected = direct_conv(x, layer.weight.data, layer.bias.data if bias else None, stride, padding)
+    assert out.shape == expected.shape
+    np.testing.assert_allclose(out.data, expected, rtol=1e-12, atol=1e-12)
+    assert [n for n, _ in layer.named_parameters()] == (["weight", "bias"] if bias else ["weight"])
+
+    def forward(x_t, K, *b):
+        layer.weight = K
+        layer.bias = b[0] if b else None
+        return layer(x_t)
+
+    assert_gradients_match(forward, x, layer.weight.data, *([layer.bias.data] if bias else []))
+
+
+def test_conv2d_initializations_use_the_fan_in_of_a_kernel():
+    C, F, k = 16, 32, 3
+    he = Conv2d(C, F, k, rng=np.random.default_rng(29))
+    assert he.weight.shape == (F, C, k, k)
+    assert he.weight.data.std() == pytest.approx(np.sqrt(2 / (C * k * k)), rel=0.03)  # fan_in = C·kh·kw
+    assert he.weight.data.std() < 0.5 * np.sqrt(2 / C)  # a fan_in of C alone (kernel size forgotten) would be caught
+    xavier = Conv2d(C, F, k, rng=np.random.default_rng(30), init="xavier")
+    limit = np.sqrt(6 / (C * k * k + F * k * k))
+    assert np.abs(xavier.weight.data).max() <= limit
+    assert xavier.weight.data.std() == pytest.approx(limit / np.sqrt(3), rel=0.03)  # U(−a, a) has std a/√3
+    np.testing.assert_array_equal(he.bias.data, np.zeros(F))
+
+
+def test_conv2d_layer_refuses_bad_input_by_name():
+    layer = Conv2d(3, 2, 3, rng=np.random.default_rng(31))
+    with pytest.raises(ValueError, match=r"x has 2 channel\(s\) \(shape \(1, 2, 5, 5\), read as \(N, C, H, W\)\) but "
+                                         r"the layer has in_channels=3"):
+        layer(np.zeros((1, 2, 5, 5)))
+    with pytest.raises(ValueError, match=r"x must be a batch of images of shape \(N, C, H, W\); received shape "
+                                         r"\(3, 5, 5\)"):
+        layer(np.zeros((3, 5, 5)))
+    with pytest.raises(ValueError, match="kernel_size must be an integer >= 1"):
+        Conv2d(3, 2, 0, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"kernel_size\[1\] must be an integer >= 1"):
+        Conv2d(3, 2, (3, 2.5), rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match=r"kernel_size must be an integer or a pair"):
+        Conv2d(3, 2, (3, 3, 3), rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="padding must be an integer >= 0"):
+        Conv2d(3, 2, 3, padding=-1, rng=np.random.default_rng(0))
+    with pytest.raises(ValueError, match="init must be 'he' or 'xavier'"):
+        Conv2d(3, 2, 3, rng=np.random.default_rng(0), init="glorot")
+
+
+def residual_mlp_block(D, H, rng, *, zero_last=False):
+    block = ResidualBlock(Sequential(Linear(D, H, rng=rng, init="he"), Tensor.tanh, Linear(H, D, rng=rng)))
+    if zero_last:
+        last = block.branch.layers[-1]
+        last.W.data[:] = 0.0
+        last.b.data[:] = 0.0
+    return block
+
+
+def test_residual_block_adds_the_input_and_its_jacobian_is_identity_plus_the_branchs():
+    rng = np.random.default_rng(32)
+    block = residual_mlp_block(3, 5, rng)
+    x = rng.normal(size=(2, 3))
+    np.testing.assert_allclose(block(x).data, x + block.branch(Tensor(x)).data, rtol=1e-14)
+    y = block(Tensor(x))
+    J_engine = np.empty((*x.shape, *x.shape))  # J[i, k] = ∂yᵢ/∂xₖ, one backward pass per output
+    for idx in np.ndindex(x.shape):
+        xt = Tensor(x, requires_grad=True)
+        e = np.zeros(x.shape)
+        e[idx] = 1.0
+        (block(xt) * e).sum().backward()
+        J_engine[idx] = xt.grad
+    J_numeric = numerical_jacobian(lambda v: block(v).data, x)
+    J_branch = numerical_jacobian(lambda v: block.branch(Tensor(v)).data, x)
+    identity = np.eye(x.size).reshape(J_engine.shape)
+    np.testing.assert_allclose(J_engine, J_numeric, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(J_engine, identity + J_branch, rtol=1e-6, atol=1e-8)
+    assert y.shape == x.shape
+    assert [n for n, _ in block.named_parameters()] == ["branch.layers.0.W", "branch.layers.0.b",
+                                                        "branch.layers.2.W", "branch.layers.2.b"]
+
+
+def test_residual_block_with_a_zero_last_layer_is_the_identity_and_still_learns():
+    rng = np.random.default_rng(33)
+    block = residual_mlp_block(4, 6, rng, zero_last=True)
+    x = Tensor(rng.normal(size=(5, 4)), requires_grad=True)
+    upstream = rng.normal(size=(5, 4))
+    y = block(x)
+    np.testing.assert_array_equal(y.data, x.data)
+    (y * upstream).sum().backward()
+    np.testing.assert_array_equal(x.grad, upstream)  # the gradient passes through unchanged
+    assert np.abs(block.branch.layers[-1].W.grad).max() > 0  # and the zero layer receives one: it can learn
+
+
+def test_a_deep_residual_stack_keeps_the_gradient_that_a_plain_stack_loses():
+    """Twenty tanh layers with small weights: the plain stack's gradient vanishes, the residual one stays near 1."""
+    rng = np.random.default_rng(34)
+    layers = [Linear(4, 4, rng=rng) for _ in range(20)]
+    for layer in layers:
+        layer.W.data *= 0.1
+    plain = Sequential(*[f for layer in layers for f in (layer, Tensor.tanh)])
+    residual = Sequential(*[ResidualBlock(Sequential(layer, Tensor.tanh)) for layer in layers])
+    norms = []
+    for net in (plain, residual):
+        x = Tensor(rng.normal(size=(1, 4)), requires_grad=True)
+        net(x).sum().backward()
+        norms.append(np.linalg.norm(x.grad))
+    assert norms[0] < 1e-10 and 0.5 < norms[1] < 5
+
+
+def test_residual_block_refuses_a_branch_that_changes_the_shape():
+    rng = np.random.default_rng(35)
+    with pytest.raises(ValueError, match=r"branch maps x of shape \(5, 3\) to shape \(5, 4\), but x \+ F\(x\) needs "
+                                         "them equal"):
+        ResidualBlock(Linear(3, 4, rng=rng))(np.zeros((5, 3)))
+    with pytest.raises(ValueError, match=r"branch maps x of shape \(2, 3, 6, 6\) to shape \(2, 3, 4, 4\)"):
+        ResidualBlock(Conv2d(3, 3, 3, rng=rng))(np.zeros((2, 3, 6, 6)))
+    with pytest.raises(TypeError, match="branch must be a Module or a function of a Tensor"):
+        ResidualBlock("relu")
+    with pytest.raises(TypeError, match="branch must return a Tensor; it returned an array"):
+        ResidualBlock(lambda t: t.data)(np.zeros((2, 3)))
+
+
+def test_a_convolutional_residual_block_keeps_the_shape_and_switches_its_batch_norms():
+    rng = np.random.default_rng(36)
+    C = 3
+    branch = Sequential(Conv2d(C, C, 3, padding=1, rng=rng), BatchNorm2d(C), Tensor.relu,
+                        Conv2d(C, C, 3, padding=1, rng=rng), BatchNorm2d(C))
+    block = Sequential(ResidualBlock(branch), Tensor.relu)
+    x = rng.normal(size=(2, C, 5, 5))
+    assert block(x).shape == x.shape
+    block.eval()
+    assert not branch.layers[1].training and not branch.layers[4].training
+    y = block(x).data
+    np.testing.assert_allclose(y, np.maximum(x + branch(Tensor(x)).data, 0.0), rtol=1e-12)

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 
-HELPERS = ("data", "plotting", "gradcheck", "exercises", "exercise_checks", "report", "listing")
+HELPERS = ("data", "datasets", "synthetic", "plotting", "gradcheck", "exercises", "exercise_checks", "report",
+           "listing")
 
 CHAPTERS = {
     1: "notebooks/01_linear_regression",
@@ -29,10 +30,11 @@ CHAPTERS = {
 }
 CHAPTER_OF = {  # the home chapter of each module
     **dict.fromkeys(["regression", "basis", "preprocessing", "robust", "model_selection", "lasso", "gradcheck",
-                     "report", "listing", "exercises", "exercise_checks", "data", "plotting"], 1),
+                     "report", "listing", "exercises", "exercise_checks", "data", "datasets", "synthetic",
+                     "plotting"], 1),
     **dict.fromkeys(["logistic", "softmax", "perceptron", "metrics", "glm"], 2),
     **dict.fromkeys(["kernels", "svm"], 3),
-    **dict.fromkeys(["autograd", "functional", "nn", "optim", "conv"], 4),
+    **dict.fromkeys(["autograd", "functional", "nn", "normalization", "optim", "loader", "conv"], 4),
     "sequence": 5,
     **dict.fromkeys(["text", "attention", "transformer"], 6),
 }

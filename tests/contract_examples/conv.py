@@ -1,4 +1,4 @@
-"""Valid examples for the input contract: conv (2-D convolution and max-pooling on Tensors)."""
+"""Valid examples for the input contract: conv (2-D convolution, padding, im2col, pooling and size arithmetic)."""
 
 import numpy as np
 
@@ -12,20 +12,56 @@ KERNELS = _rng.normal(size=(3, 2, 3, 3))  # (F, C, kh, kw)
 BIAS = np.zeros(3)  # (F,)
 POOL = _rng.normal(size=(1, 2, 4, 4))  # (N, C, H, W), H and W even
 
-EXAMPLES = {
-    "implementations.conv.conv2d": Example(
-        build=lambda: (conv.conv2d, {"x": Tensor(IMAGES), "kernel": Tensor(KERNELS, requires_grad=True),
-                                     "bias": Tensor(BIAS, requires_grad=True), "stride": 1}),
-        roles={"x": "tensor", "kernel": "tensor", "bias": "tensor", "stride": "count"},
-        extra=[("channels that differ from x's", {"kernel": Tensor(np.ones((3, 1, 3, 3)))}, ()),
-               ("a kernel larger than the image", {"kernel": Tensor(np.ones((3, 2, 6, 6)))}, ()),
+_CONV_ROLES = {"x": "tensor", "kernel": "tensor", "bias": "tensor", "stride": "count", "padding": "count0"}
+_CONV_EXTRA = [("channels that differ from x's", {"kernel": Tensor(np.ones((3, 1, 3, 3)))}, ()),
+               ("a kernel larger than the padded image (7x7)", {"kernel": Tensor(np.ones((3, 2, 8, 8)))}, ()),
                ("one image without the batch axis", {"x": Tensor(IMAGES[0])}, ()),
                ("a 3-D kernel", {"kernel": Tensor(KERNELS[0])}, ()),
-               ("one value per kernel too few", {"bias": Tensor(np.zeros(2))}, ())]),
-    "implementations.conv.max_pool2d": Example(
-        build=lambda: (conv.max_pool2d, {"x": Tensor(POOL, requires_grad=True), "size": 2}),
-        roles={"x": "tensor", "size": "count"},
+               ("one value per kernel too few", {"bias": Tensor(np.zeros(2))}, ())]
+
+
+def _conv_call(function):
+    return lambda: (function, {"x": Tensor(IMAGES), "kernel": Tensor(KERNELS, requires_grad=True),
+                               "bias": Tensor(BIAS, requires_grad=True), "stride": 1, "padding": 1})
+
+
+def _pool_example(function):
+    return Example(
+        build=lambda: (function, {"x": Tensor(POOL, requires_grad=True), "size": 2, "stride": 2}),
+        roles={"x": "tensor", "size": "count", "stride": "count?"},
         extra=[("a size that does not divide H and W", {"size": 3}, ()),
                ("a size larger than the image", {"size": 8}, ()),
-               ("one image without the batch axis", {"x": Tensor(POOL[0])}, ())]),
+               ("a stride whose windows stop short of the last row", {"stride": 3}, ()),
+               ("one image without the batch axis", {"x": Tensor(POOL[0])}, ())])
+
+
+EXAMPLES = {
+    "implementations.conv.conv2d": Example(build=_conv_call(conv.conv2d), roles=_CONV_ROLES, extra=_CONV_EXTRA),
+    "implementations.conv.conv2d_loop": Example(build=_conv_call(conv.conv2d_loop), roles=_CONV_ROLES,
+                                                extra=_CONV_EXTRA),
+    "implementations.conv.im2col": Example(
+        build=lambda: (conv.im2col, {"x": Tensor(IMAGES, requires_grad=True), "kernel_size": 3, "stride": 2,
+                                     "padding": 1}),
+        roles={"x": "tensor", "kernel_size": "count", "stride": "count", "padding": "count0"},
+        extra=[("a window larger than the padded image", {"kernel_size": 8}, ()),
+               ("a pair with a zero", {"kernel_size": (3, 0)}, ()),
+               ("three sizes instead of a pair", {"kernel_size": (3, 3, 3)}, ()),
+               ("one image without the batch axis", {"x": Tensor(IMAGES[0])}, ())]),
+    "implementations.conv.pad2d": Example(
+        build=lambda: (conv.pad2d, {"x": Tensor(IMAGES, requires_grad=True), "padding": 2}),
+        roles={"x": "tensor", "padding": "count0"},
+        extra=[("one image without the batch axis", {"x": Tensor(IMAGES[0])}, ())]),
+    "implementations.conv.conv_output_size": Example(
+        build=lambda: (conv.conv_output_size, {"size": 8, "kernel_size": 3, "stride": 2, "padding": 1}),
+        roles={"size": "count", "kernel_size": "count", "stride": "count", "padding": "count0"},
+        extra=[("a kernel larger than the padded input", {"kernel_size": 11}, ())]),
+    "implementations.conv.receptive_field": Example(
+        build=lambda: (conv.receptive_field, {"layers": [(3, 1), (2, 2), (3, 1)]}),
+        roles={"layers": "array"},
+        extra=[("a zero stride", {"layers": [(3, 1), (2, 0)]}, ()),
+               ("a fractional kernel size", {"layers": [(2.5, 1)]}, ()),
+               ("a kernel size without its stride", {"layers": [[3], [2]]}, ()),
+               ("a triple instead of a pair", {"layers": [(3, 1, 1)]}, ())]),
+    "implementations.conv.max_pool2d": _pool_example(conv.max_pool2d),
+    "implementations.conv.avg_pool2d": _pool_example(conv.avg_pool2d),
 }

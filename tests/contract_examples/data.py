@@ -1,9 +1,12 @@
-"""Valid examples for the input contract: data (the book's CSV tables and its synthetic problems)."""
+"""Valid examples for the input contract: datasets (the book's CSV tables) and synthetic (its synthetic problems).
+
+Both are re-exported by the facade ``implementations.data``; the harness names a function where it is defined.
+"""
 
 import numpy as np
 
 from contract import Example
-from implementations import data
+from implementations import datasets, synthetic
 
 SERIES = np.arange(16.0).reshape(8, 2)  # (T, D) = (8, 2)
 
@@ -11,7 +14,7 @@ SERIES = np.arange(16.0).reshape(8, 2)  # (T, D) = (8, 2)
 _DATA_DIR_EXTRAS = [
     ("a number", {"data_dir": 123}, (TypeError,)),
     ("a folder that does not exist", {"data_dir": "/nonexistent/data"}, (FileNotFoundError,)),
-    ("a file instead of a folder", {"data_dir": data.DATA_DIR / "houses.csv"}, (FileNotFoundError,)),
+    ("a file instead of a folder", {"data_dir": datasets.DATA_DIR / "houses.csv"}, (FileNotFoundError,)),
 ]
 
 
@@ -20,26 +23,29 @@ def _rng():
 
 
 EXAMPLES = {
-    "implementations.data.verify_checksum": Example(
-        build=lambda: (data.verify_checksum, {"path": data.DATA_DIR / "paris_apartments.csv"}),
+    "implementations.datasets.verify_checksum": Example(
+        build=lambda: (datasets.verify_checksum, {"path": datasets.DATA_DIR / "paris_apartments.csv"}),
         extra=[("a number", {"path": 123}, (TypeError,)),
-               ("a file that does not exist", {"path": data.DATA_DIR / "missing.csv"}, (FileNotFoundError,)),
-               ("a folder", {"path": data.DATA_DIR}, (FileNotFoundError,))]),
-    "implementations.data.load_houses": Example(
-        build=lambda: (data.load_houses, {"data_dir": None}),
+               ("a file that does not exist", {"path": datasets.DATA_DIR / "missing.csv"}, (FileNotFoundError,)),
+               ("a folder", {"path": datasets.DATA_DIR}, (FileNotFoundError,))]),
+    "implementations.datasets.load_houses": Example(
+        build=lambda: (datasets.load_houses, {"data_dir": None}),
         extra=_DATA_DIR_EXTRAS),
-    "implementations.data.load_paris_apartments": Example(
-        build=lambda: (data.load_paris_apartments, {"data_dir": None}),
+    "implementations.datasets.load_paris_apartments": Example(
+        build=lambda: (datasets.load_paris_apartments, {"data_dir": None}),
         extra=_DATA_DIR_EXTRAS),
-    "implementations.data.load_penguins": Example(
-        build=lambda: (data.load_penguins, {"drop_missing": True, "data_dir": None}),
+    "implementations.datasets.load_penguins": Example(
+        build=lambda: (datasets.load_penguins, {"drop_missing": True, "data_dir": None}),
         roles={"drop_missing": "flag"},
         extra=_DATA_DIR_EXTRAS),
-    "implementations.data.load_sunspots": Example(
-        build=lambda: (data.load_sunspots, {"data_dir": None}),
+    "implementations.datasets.load_sunspots": Example(
+        build=lambda: (datasets.load_sunspots, {"data_dir": None}),
         extra=_DATA_DIR_EXTRAS),
-    "implementations.data.make_sine_data": Example(
-        build=lambda: (data.make_sine_data, {"n": 5, "noise": 0.1, "rng": _rng(), "x_range": (0.0, 1.0)}),
+    "implementations.datasets.load_digits": Example(
+        build=lambda: (datasets.load_digits, {"data_dir": None}),
+        extra=_DATA_DIR_EXTRAS),
+    "implementations.synthetic.make_sine_data": Example(
+        build=lambda: (synthetic.make_sine_data, {"n": 5, "noise": 0.1, "rng": _rng(), "x_range": (0.0, 1.0)}),
         roles={"n": "count", "noise": "penalty", "rng": "rng"},
         extra=[("a decreasing range", {"x_range": (1.0, 0.0)}, (ValueError,)),
                ("an infinite end", {"x_range": (0.0, np.inf)}, (ValueError,)),
@@ -48,37 +54,37 @@ EXAMPLES = {
                ("a string of two digits", {"x_range": "01"}, (ValueError,)),
                ("a string among the numbers", {"x_range": (0.0, "1")}, (ValueError,)),
                ("a number", {"x_range": 1.0}, (ValueError,))]),
-    "implementations.data.make_moons": Example(
-        build=lambda: (data.make_moons, {"n": 6, "noise": 0.1, "rng": _rng()}),
+    "implementations.synthetic.make_moons": Example(
+        build=lambda: (synthetic.make_moons, {"n": 6, "noise": 0.1, "rng": _rng()}),
         roles={"n": "count", "noise": "penalty", "rng": "rng"},
         extra=[("a single point", {"n": 1}, (ValueError,))]),
-    "implementations.data.make_circles": Example(
-        build=lambda: (data.make_circles, {"n": 6, "noise": 0.1, "factor": 0.5, "rng": _rng()}),
+    "implementations.synthetic.make_circles": Example(
+        build=lambda: (synthetic.make_circles, {"n": 6, "noise": 0.1, "factor": 0.5, "rng": _rng()}),
         roles={"n": "count", "noise": "penalty", "factor": "rate", "rng": "rng"},
         extra=[("a single point", {"n": 1}, (ValueError,)),
                ("an inner radius of 1", {"factor": 1.0}, (ValueError,)),
                ("an inner radius above 1", {"factor": 1.5}, (ValueError,))]),
-    "implementations.data.make_spirals": Example(
-        build=lambda: (data.make_spirals,
+    "implementations.synthetic.make_spirals": Example(
+        build=lambda: (synthetic.make_spirals,
                        {"n_per_class": 3, "num_classes": 3, "noise": 0.1, "rng": _rng(), "turns": 1.0}),
         roles={"n_per_class": "count", "num_classes": "count", "noise": "penalty", "rng": "rng",
                "turns": "penalty"},
         extra=[("a single class", {"num_classes": 1}, (ValueError,))]),
-    "implementations.data.make_windows": Example(
-        build=lambda: (data.make_windows, {"series": SERIES, "window": 3, "horizon": 2}),
+    "implementations.synthetic.make_windows": Example(
+        build=lambda: (synthetic.make_windows, {"series": SERIES, "window": 3, "horizon": 2}),
         roles={"series": "array", "window": "count", "horizon": "count"},
         extra=[("a series shorter than window + horizon", {"series": np.arange(4.0)}, (ValueError,)),
                ("a window longer than the series", {"window": 8}, (ValueError,))]),
-    "implementations.data.make_adding_problem": Example(
-        build=lambda: (data.make_adding_problem, {"n": 3, "length": 6, "rng": _rng()}),
+    "implementations.synthetic.make_adding_problem": Example(
+        build=lambda: (synthetic.make_adding_problem, {"n": 3, "length": 6, "rng": _rng()}),
         roles={"n": "count", "length": "count", "rng": "rng"},
         extra=[("a single step", {"length": 1}, (ValueError,))]),
-    "implementations.data.make_entity_tagging": Example(
-        build=lambda: (data.make_entity_tagging, {"n": 3, "rng": _rng(), "min_length": 3, "max_length": 5}),
+    "implementations.synthetic.make_entity_tagging": Example(
+        build=lambda: (synthetic.make_entity_tagging, {"n": 3, "rng": _rng(), "min_length": 3, "max_length": 5}),
         roles={"n": "count", "rng": "rng", "min_length": "count", "max_length": "count"},
         extra=[("min_length above max_length", {"min_length": 6}, (ValueError,)),
                ("a one-word sentence", {"min_length": 1}, (ValueError,))]),
-    "implementations.data.make_corpus": Example(
-        build=lambda: (data.make_corpus, {"n": 4, "rng": _rng()}),
+    "implementations.synthetic.make_corpus": Example(
+        build=lambda: (synthetic.make_corpus, {"n": 4, "rng": _rng()}),
         roles={"n": "count", "rng": "rng"}),
 }

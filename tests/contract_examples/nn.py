@@ -1,4 +1,5 @@
-"""Valid examples for the input contract: nn (chapter 4's layers and the Module base class)."""
+"""Valid examples for the input contract: nn (chapter 4's layers, the Module base class, and the layers of deep and
+convolutional networks)."""
 
 import math
 
@@ -12,6 +13,7 @@ from implementations.autograd import Tensor
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(4, 3))  # (N, D) = (4, 3)
 IDS = np.array([[1, 2], [3, 0]])  # (B, T) token ids below V = 5
+IMAGES = _rng.normal(size=(2, 3, 5, 5))  # (N, C, H, W) = (2, 3, 5, 5)
 
 
 def rng():
@@ -120,5 +122,33 @@ EXAMPLES = {
                ("a number", {"layers": [2.0]}, ())]),
     "implementations.nn.Sequential.forward": Example(
         build=lambda: (nn.Sequential(nn.Linear(3, 2, rng=rng()), Tensor.relu).forward, {"x": X}),
+        extra=_layer_input_extras(3)),
+    "implementations.nn.Dropout": Example(
+        build=lambda: (nn.Dropout, {"p": 0.5, "rng": rng()}),
+        roles={"p": "prob", "rng": "rng"},
+        extra=[("1 (nothing would be kept)", {"p": 1.0}, ()), ("True", {"p": True}, ())]),
+    "implementations.nn.Dropout.forward": Example(
+        build=lambda: (nn.Dropout(0.5, rng=rng()).forward, {"x": Tensor(X, requires_grad=True)}),
+        extra=any_nd_tensor("x", X, empty=False)),
+    "implementations.nn.Conv2d": Example(
+        build=lambda: (nn.Conv2d, {"in_channels": 3, "out_channels": 2, "kernel_size": 3, "stride": 1, "padding": 1,
+                                   "bias": True, "rng": rng(), "init": "xavier"}),
+        roles={"in_channels": "count", "out_channels": "count", "kernel_size": "count", "stride": "count",
+               "padding": "count0", "bias": "flag", "rng": "rng"},
+        extra=[("a pair with a zero", {"kernel_size": (3, 0)}, ()), ("three sizes", {"kernel_size": (3, 3, 3)}, ()),
+               ("an unknown name", {"init": "glorot"}, ()), ("a number", {"init": 5}, ())]),
+    "implementations.nn.Conv2d.forward": Example(
+        build=lambda: (nn.Conv2d(3, 2, (3, 2), stride=2, rng=rng()).forward, {"x": IMAGES}),
+        roles={"x": "tensor"},
+        extra=[("images with 2 channels", {"x": IMAGES[:, :2]}, ()),
+               ("one image without the batch axis", {"x": Tensor(IMAGES[0])}, ()),
+               ("images smaller than the kernel", {"x": IMAGES[:, :, :2, :2]}, ()),
+               ("a single number", {"x": 1.0}, ())]),
+    "implementations.nn.ResidualBlock": Example(
+        build=lambda: (nn.ResidualBlock, {"branch": nn.Sequential(nn.Linear(3, 3, rng=rng()), Tensor.tanh)}),
+        extra=[("a string", {"branch": "relu"}, ()), ("a number", {"branch": 3.0}, ()),
+               ("a list of layers", {"branch": [nn.Linear(3, 3, rng=rng())]}, ())]),
+    "implementations.nn.ResidualBlock.forward": Example(
+        build=lambda: (nn.ResidualBlock(nn.Linear(3, 3, rng=rng())).forward, {"x": X}),
         extra=_layer_input_extras(3)),
 }
