@@ -73,8 +73,9 @@ def receptive_field(layers):
         r_l = r_{l−1} + (k_l − 1) · j_{l−1},    j_l = j_{l−1} · s_l :
 
     each output of layer l sees k_l outputs of layer l − 1, which lie j_{l−1} input pixels apart.
-    r_l is the side of the square of input pixels that one output of layer l depends on, and j_l
-    is the distance in input pixels between neighbouring outputs of layer l. Padding shifts where
+    r_l is the side of the square spanned by the input pixels that one output of layer l depends on
+    (when a kernel is smaller than its stride, k_l < s_l, the pixels it depends on form a grid with holes inside
+    that square), and j_l is the distance in input pixels between neighbouring outputs of layer l. Padding shifts where
     the square lies, not its size.
 
     Parameters
@@ -307,7 +308,7 @@ def conv2d_loop(x, kernel, bias=None, *, stride=1, padding=0):
 # --- pooling -------------------------------------------------------------------------------------------------------
 
 def _check_pool(x, size, stride):
-    """The arguments of a pooling function, refused by name when the windows do not tile the images."""
+    """The arguments of a pooling function, refused by name unless the windows cover every pixel of the images."""
     x = _check_images(x)
     size = check_positive_int(size, "size")
     stride = size if stride is None else check_positive_int(stride, "stride")
@@ -315,6 +316,9 @@ def _check_pool(x, size, stride):
     if size > H or size > W:
         raise ValueError(f"the window size={size} is larger than the image {H}x{W} of x; expected size <= "
                          f"{min(H, W)}. Choose a smaller size.")
+    if stride > size:
+        raise ValueError(f"stride={stride} is larger than the window size={size}: windows that far apart never read "
+                         f"the {stride - size} row(s) and column(s) between them. Expected stride <= size.")
     if stride == size and (H % size or W % size):
         raise ValueError(f"x has height {H} and width {W}; expected both to be multiples of "
                          f"{size} (the window's side, size={size}). Crop x or choose another size.")
@@ -342,7 +346,7 @@ def max_pool2d(x, size=2, *, stride=None):
     ----------
     x : Tensor of shape (N, C, H, W)
         H − size and W − size must be multiples of the stride (with the default stride: H and W
-        multiples of ``size``), so that no row or column is left unread.
+        multiples of ``size``) and the stride at most ``size``, so that no row or column is left unread.
     size : int, default 2
     stride : int, optional
         Defaults to ``size``: windows side by side, not overlapping.
@@ -363,7 +367,7 @@ def avg_pool2d(x, size=2, *, stride=None):
     ----------
     x : Tensor of shape (N, C, H, W)
         H − size and W − size must be multiples of the stride (with the default stride: H and W
-        multiples of ``size``), so that no row or column is left unread.
+        multiples of ``size``) and the stride at most ``size``, so that no row or column is left unread.
     size : int, default 2
     stride : int, optional
         Defaults to ``size``: windows side by side, not overlapping.

@@ -28,7 +28,7 @@ from ._validation import (
 )
 from .attention import _layer_norm
 from .autograd import Tensor, _tensor_argument
-from .conv import conv2d
+from .conv import _kernel_size, conv2d
 
 __all__ = ["Module", "Linear", "Embedding", "LayerNorm", "MLP", "Sequential", "Dropout", "Conv2d", "ResidualBlock",
            "ACTIVATIONS"]
@@ -145,16 +145,17 @@ class Module:
         return state
 
     def load_state_dict(self, state):
-        """Copy values saved by :meth:`state_dict` into the parameters.
+        """Copy values saved by :meth:`state_dict` into the parameters and the buffers (running averages).
 
         Parameters
         ----------
         state : dict of name -> array
-            One finite array per parameter, under the names and with the shapes of :meth:`state_dict`. Every entry
+            One finite array per parameter and per buffer, under the names and with the shapes of :meth:`state_dict`
+            (a module may check its buffers further: batch normalization refuses a negative variance). Every entry
             is checked before any is loaded, so a refused state leaves the module unchanged.
         """
         if not isinstance(state, dict):
-            raise TypeError(f"state must be a dict of parameter name -> array, as returned by state_dict(); "
+            raise TypeError(f"state must be a dict of parameter or buffer name -> array, as returned by state_dict(); "
                             f"received {_describe(state)}.")
         own = dict(self.named_parameters())
         buffers = {name: (module, attr) for name, module, attr in self._buffer_slots()}
@@ -432,16 +433,6 @@ class Dropout(Module):
         return functional.dropout(x, self.p, rng=self.rng, training=self.training)
 
 
-def _kernel_size(kernel_size):
-    """(kh, kw) from an int or a pair of ints, refused by name otherwise."""
-    if isinstance(kernel_size, (tuple, list)):
-        if len(kernel_size) != 2:
-            raise ValueError(f"kernel_size must be an integer or a pair (kh, kw); received {kernel_size!r}.")
-        return tuple(check_positive_int(k, f"kernel_size[{i}]") for i, k in enumerate(kernel_size))
-    k = check_positive_int(kernel_size, "kernel_size")
-    return k, k
-
-
 class Conv2d(Module):
     """A convolutional layer: F kernels of size kh × kw slid over a batch of C-channel images, one bias per kernel.
 
@@ -449,7 +440,8 @@ class Conv2d(Module):
     ``weight`` K of shape (F, C, kh, kw) and ``bias`` b of shape (F,). Each output value sums fan_in = C·kh·kw
     products, which sets the initialization as for :class:`Linear` (seeded by ``rng``):
 
-    * ``init="he"`` (He et al., 2015): K ~ N(0, 2 / fan_in), for ReLU networks;
+    * ``init="he"`` (He et al., 2015): K ~ N(0, 2 / fan_in), for ReLU networks, the default here because
+      convolutional networks are ReLU networks (``Linear`` defaults to Xavier, which suits tanh and linear layers);
     * ``init="xavier"`` (Glorot and Bengio, 2010): K ~ U(−a, a) with a = √(6 / (fan_in + fan_out)) and
       fan_out = F·kh·kw.
 

@@ -415,7 +415,8 @@ def warmup_cosine(step, *, lr, warmup_steps, total_steps, min_lr=0.0):
 
     η_t = η (t + 1) / W for t < W (``linear_warmup``), and η_min + (η − η_min) (1 + cos(π (t − W) / (T − W))) / 2
     for W <= t < T (``cosine_annealing`` of step t − W over T − W steps). Both parts give η at the boundary
-    (t = W − 1 and t = W), so the rate is continuous: it rises, holds the peak for one step, then falls.
+    (t = W − 1 and t = W), so the rate is continuous: it rises, reaches η at t = W − 1, stays at η for t = W, then
+    falls.
 
     Parameters
     ----------
