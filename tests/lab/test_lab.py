@@ -174,8 +174,15 @@ def test_notebook_reads_right_in_jupyterlab(notebook, lab, browser):
     markdown_sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
 
     # ?reset: a fresh workspace, so the chapters opened before this one are not open in hidden tabs
-    browser.get(f"{base}/lab/tree/{notebook.relative_to(ROOT).as_posix()}?reset&token={token}")
+    url = f"{base}/lab/tree/{notebook.relative_to(ROOT).as_posix()}?reset&token={token}"
+    browser.get(url)
     counts = browser.execute_async_script(WAIT_FOR_NOTEBOOK, len(markdown_sources))
+    if counts != [len(markdown_sources)] * 2:
+        # Seen once in about a hundred loads under a full `make test`: 58 of 61 cells rendered after 90 s, and the
+        # same notebook rendered completely on the next load. Reload once and say so; a second shortfall fails.
+        print(f"{notebook.name}: {counts[1]} of {counts[0]} markdown cells rendered on the first load; reloading")
+        browser.get(url)
+        counts = browser.execute_async_script(WAIT_FOR_NOTEBOOK, len(markdown_sources))
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     browser.save_screenshot(str(SCREENSHOTS / f"lab-{notebook.stem}.png"))  # before any assertion
     assert counts == [len(markdown_sources)] * 2, (
