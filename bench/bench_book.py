@@ -7,7 +7,7 @@ Measures, on this machine:
 2. the book's cold build (an empty output directory: every notebook executes) and warm build (the same
    directory again: the execution cache is reused), with `jupyter-book build`;
 3. the size of the built `_build/html`;
-4. the kernel benchmarks of chapters 4 to 6 (bench_autograd.py, bench_conv.py and bench_transformer.py).
+4. the kernel benchmarks of chapters 4 to 7 (bench_autograd.py, bench_conv.py and bench_transformer.py).
 
 Prints the table as Markdown; with ``--page PATH`` also writes it, with the machine and the date, to PATH
 (`make bench` writes book/performance.md).
@@ -122,15 +122,15 @@ def measure():
               f"{bench_autograd.mlp_step_time() * 1e3:.2f} ms"),
              ("chapter 4: engine overhead per operation (forward + backward)",
               f"{bench_autograd.overhead_per_operation() * 1e6:.1f} µs"),
-             ("chapter 4: `conv2d` (im2col) forward + backward, 64 digits 8 × 8, 8 filters 3 × 3, padding 1",
+             ("chapter 5: `conv2d` (im2col) forward + backward, 64 digits 8 × 8, 8 filters 3 × 3, padding 1",
               f"{bench_conv.forward_backward_time(conv.conv2d, *DIGITS_CONV, repeats=20) * 1e3:.1f} ms"),
-             ("chapter 4: the same with `conv2d_loop`, one small product per output position",
+             ("chapter 5: the same with `conv2d_loop`, one small product per output position",
               f"{bench_conv.forward_backward_time(conv.conv2d_loop, *DIGITS_CONV, repeats=5) * 1e3:.0f} ms"),
-             ("chapter 5: LSTM forward + backward, B = 32, T = 100, D = 32, H = 128",
+             ("chapter 6: LSTM forward + backward, B = 32, T = 100, D = 32, H = 128",
               f"{bench_autograd.lstm_time() * 1e3:.0f} ms"),
-             ("chapter 6: `multi_head_attention` forward, B = 8, T = 256, D = 256, 8 heads",
+             ("chapter 7: `multi_head_attention` forward, B = 8, T = 256, D = 256, 8 heads",
               f"{bench_transformer.attention_time() * 1e3:.0f} ms"),
-             ("chapter 6: one TinyGPT training step (the notebook's model, batch 32)",
+             ("chapter 7: one TinyGPT training step (the notebook's model, batch 32)",
               f"{bench_transformer.gpt_step_time() * 1e3:.1f} ms")]
     return rows
 

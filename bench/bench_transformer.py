@@ -1,9 +1,9 @@
-"""Benchmark of chapter 6's attention and TinyGPT (run with `make bench`; nothing is asserted).
+"""Benchmark of chapter 7's attention and TinyGPT (run with `make bench`; nothing is asserted).
 
 Reports
 1. ``attention.multi_head_attention`` forward on NumPy arrays at B = 8, T = 256, D = 256, 8 heads,
    with a causal mask;
-2. one TinyGPT training step (forward, backward, Adam update) at the size trained in chapter 6.
+2. one TinyGPT training step (forward, backward, Adam update) at the size trained in chapter 7.
 
 Each figure is the median of several repetitions.
 """
@@ -15,7 +15,7 @@ from implementations.attention import causal_mask, multi_head_attention
 from implementations.optim import Adam
 from implementations.transformer import TinyGPT
 
-# The model and batch of chapter 6's sorting task; keep in step with the notebook.
+# The model and batch of chapter 7's sorting task; keep in step with the notebook.
 GPT_SIZE = {"vocab_size": 11, "block_size": 12, "d_model": 32, "num_heads": 4, "num_layers": 2, "d_ff": 128}
 GPT_BATCH = 32
 

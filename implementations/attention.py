@@ -1,4 +1,4 @@
-"""Attention as plain functions: the equations of chapter 6, for NumPy arrays or Tensors.
+"""Attention as plain functions: the equations of chapter 7, for NumPy arrays or Tensors.
 
 Tokens are rows: a sequence of T tokens with D features is a (T, D) array, a batch is (B, T, D).
 Every function accepts NumPy arrays or :class:`~implementations.autograd.Tensor` objects; if any
@@ -196,7 +196,7 @@ def _softmax(Z, axis=-1):
 
 
 def simple_self_attention(X):
-    """Y = softmax(X Xᵀ) X, eq. (6.4): every token a weighted mean of all tokens, no parameters.
+    """Y = softmax(X Xᵀ) X, eq. (7.4): every token a weighted mean of all tokens, no parameters.
 
     Parameters
     ----------
@@ -225,7 +225,7 @@ def _scores_shape(Q, K):
 
 
 def scaled_dot_product_attention(Q, K, V, *, mask=None, scaled=True):
-    """softmax(Q Kᵀ / √d_k) V, eq. (6.6), and the attention weights.
+    """softmax(Q Kᵀ / √d_k) V, eq. (7.6), and the attention weights.
 
     Parameters
     ----------
@@ -267,7 +267,7 @@ def _scaled_dot_product_attention(Q, K, V, *, mask=None, scaled=True):
 
 
 def self_attention(X, W_q, W_k, W_v, *, scaled=True, mask=None):
-    """Self-attention with learned projections: Q = X W_q, K = X W_k, V = X W_v, then eq. (6.6).
+    """Self-attention with learned projections: Q = X W_q, K = X W_k, V = X W_v, then eq. (7.6).
 
     Parameters
     ----------
@@ -301,7 +301,7 @@ def self_attention(X, W_q, W_k, W_v, *, scaled=True, mask=None):
 
 
 def multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None):
-    """Multi-head self-attention: Y = concat(head_1, …, head_h) W_o, eq. (6.7).
+    """Multi-head self-attention: Y = concat(head_1, …, head_h) W_o, eq. (7.7).
 
     Column block h of W_q, W_k and W_v (columns h·d_k … (h + 1)·d_k − 1, with d_k = D / num_heads)
     belongs to head h, which computes scaled dot-product attention on its own queries, keys and values.
@@ -360,7 +360,7 @@ def causal_mask(T):
 
 
 def sinusoidal_positional_encoding(T, D):
-    """PE[i, 2k] = sin(i / 10000^(2k/D)), PE[i, 2k + 1] = cos(i / 10000^(2k/D)), eq. (6.8).
+    """PE[i, 2k] = sin(i / 10000^(2k/D)), PE[i, 2k + 1] = cos(i / 10000^(2k/D)), eq. (7.8).
 
     Parameters
     ----------

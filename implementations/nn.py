@@ -322,7 +322,7 @@ class Sequential(Module):
 class MLP(Module):
     """A multilayer perceptron f_M ∘ … ∘ f_1, eq. (4.1): Linear layers with an activation between them.
 
-    ``sizes = [d_0, d_1, …, d_M]`` gives M layers; layer k maps d_{k−1} features to d_k. The last
+    ``sizes = [d_0, d_1, …, d_M]`` gives M layers; layer l maps d_{l−1} features to d_l. The last
     layer has no activation (it returns logits or regression outputs). Weights are initialized with
     He's rule for ReLU and GELU and Xavier's for tanh and sigmoid.
     """
@@ -353,7 +353,7 @@ class MLP(Module):
     def stack(cls, networks):
         """S networks of the same sizes as one MLP that evaluates all of them in a single pass.
 
-        Layer k of the result has W of shape (S, d_{k−1}, d_k) and b of shape (S, 1, d_k), whose slice s is a
+        Layer l of the result has W of shape (S, d_{l−1}, d_l) and b of shape (S, 1, d_l), whose slice s is a
         copy of the weights of ``networks[s]``. Broadcasting then does the rest: inputs of shape (N, d_0) give
         outputs of shape (S, N, d_M), slice s being network s's, and since no weight is shared, the sum of the
         S networks' losses gives each slice exactly the gradient of its own network's loss. Training S

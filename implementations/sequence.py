@@ -1,6 +1,6 @@
 """Recurrent networks on the autograd engine: RNN (optionally bidirectional), LSTM and GRU.
 
-Chapter 5 of the book. Batches are batch first: ``x`` has shape (B, T, D) for B sequences of T steps
+Chapter 6 of the book. Batches are batch first: ``x`` has shape (B, T, D) for B sequences of T steps
 with D features each (a NumPy array or a Tensor). ``lengths`` (B,) marks padded batches: step t of
 sequence b is real when t < lengths[b]. Past its length a sequence's outputs are zero and its state is
 frozen, so the final state is the one at the sequence's own last step.
@@ -129,7 +129,7 @@ def _reverse_index(lengths, B, T):
 
 
 class RNN(Module):
-    """Elman recurrent network, eq. (5.1): h_t = tanh(x_t W_xh + h_{t−1} W_hh + b_h).
+    """Elman recurrent network, eq. (6.1): h_t = tanh(x_t W_xh + h_{t−1} W_hh + b_h).
 
     Parameters
     ----------
@@ -160,7 +160,7 @@ class RNN(Module):
         x_proj = x @ W_xh + b_h  # (B, T, H): input part of all steps in one product
         states = []
         for t in range(x.shape[1]):
-            h_new = (x_proj[:, t] + h @ W_hh).tanh()  # (B, H), eq. (5.1)
+            h_new = (x_proj[:, t] + h @ W_hh).tanh()  # (B, H), eq. (6.1)
             h = _freeze_past_end(valid, t, h_new, h)
             states.append(h)
         return _output(valid, stack(states, axis=1)), h
@@ -196,7 +196,7 @@ class RNN(Module):
 
 
 class LSTM(Module):
-    """Long short-term memory, eq. (5.4), with the gates acting on [h_{t−1}, x_t] (h first, then x).
+    """Long short-term memory, eq. (6.4), with the gates acting on [h_{t−1}, x_t] (h first, then x).
 
     f = sigm([h, x] W_f + b_f), i = sigm([h, x] W_i + b_i), c̃ = tanh([h, x] W_c + b_c), o = sigm([h, x] W_o + b_o),
     c_t = f ⊙ c_{t−1} + i ⊙ c̃,  h_t = o ⊙ tanh(c_t).
@@ -300,7 +300,7 @@ def _lstm_loop(x, W, b, h0, c0, valid):
         a = hx @ W_data + b_data  # (B, 4H): the pre-activations of all four gates in one product
         gates = np.concatenate([_sigmoid(a[:, : 3 * H]), np.tanh(a[:, 3 * H :])], axis=1)  # sigm for f, i, o
         f, i, o, c_tilde = gates[:, :H], gates[:, H : 2 * H], gates[:, 2 * H : 3 * H], gates[:, 3 * H :]
-        c_new = f * c + i * c_tilde  # (B, H), eq. (5.4)
+        c_new = f * c + i * c_tilde  # (B, H), eq. (6.4)
         tanh_c = np.tanh(c_new)
         h_new = o * tanh_c
         saved.append((hx, c, gates, tanh_c))
@@ -396,7 +396,7 @@ def chrono_init(lstm, max_lag, *, rng):
 
 
 class GRU(Module):
-    """Gated recurrent unit, eq. (5.5), in the form of Chung et al. (2014) (reset gate before the product):
+    """Gated recurrent unit, eq. (6.5), in the form of Chung et al. (2014) (reset gate before the product):
 
     z = sigm([h, x] W_z + b_z),  r = sigm([h, x] W_r + b_r),  h̃ = tanh([r ⊙ h, x] W_h + b_h),
     h_t = (1 − z) ⊙ h_{t−1} + z ⊙ h̃.
@@ -468,7 +468,7 @@ def _gru_loop(x, W_zr, b_zr, W_h, b_h, h0, valid):
         z, r = zr[:, :H], zr[:, H:]
         rhx = np.concatenate([r * h, x_data[:, t]], axis=1)  # the reset gate acts on the state only
         h_tilde = np.tanh(rhx @ W_h_data + b_h_data)  # (B, H)
-        h_new = (1.0 - z) * h + z * h_tilde  # eq. (5.5)
+        h_new = (1.0 - z) * h + z * h_tilde  # eq. (6.5)
         saved.append((hx, rhx, zr, h_tilde))
         h = h_new if valid is None else np.where(valid[:, t : t + 1], h_new, h)  # frozen past the end
         hs[:, t] = h
@@ -568,7 +568,7 @@ def _bptt_arrays(x, h0, W_xh, W_hh, b_h, dL_dout):
 
 
 def rnn_bptt(x, h0, W_xh, W_hh, b_h, dL_dout):
-    """Backpropagation through time, eq. (5.2), for the plain recurrent cell, by hand in NumPy.
+    """Backpropagation through time, eq. (6.2), for the plain recurrent cell, by hand in NumPy.
 
     Parameters
     ----------

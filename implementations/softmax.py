@@ -89,7 +89,7 @@ def _log_softmax(Z):
 
 
 def one_hot(y, num_classes):
-    """One-hot encoding: row i of the result is e_{y⁽ⁱ⁾}, the target vector t⁽ⁱ⁾ of the softmax cost.
+    """One-hot encoding Y of the labels: Y_ik = 1 if y⁽ⁱ⁾ = k, else 0, so row i is e_{y⁽ⁱ⁾}.
 
     Parameters
     ----------
@@ -100,15 +100,16 @@ def one_hot(y, num_classes):
 
     Returns
     -------
-    T : ndarray of shape (N, K)
+    Y : ndarray of shape (N, K)
+        The one-hot targets of the softmax cost, one row per example.
     """
     num_classes = check_positive_int(num_classes, "num_classes")
     y = check_labels(y, "y", num_classes=num_classes)
     if y.shape[0] == 0:
         raise ValueError("y is empty (shape (0,)); expected at least one label to encode.")
-    T = np.zeros((y.shape[0], num_classes))
-    T[np.arange(y.shape[0]), y] = 1.0
-    return T
+    Y = np.zeros((y.shape[0], num_classes))  # (N, K)
+    Y[np.arange(y.shape[0]), y] = 1.0  # Y_ik = 1 where k = y⁽ⁱ⁾
+    return Y
 
 
 def _setup(X, y, W, l2):
@@ -146,9 +147,9 @@ def softmax_cost(X, y, W, *, l2=0.0):
 
 
 def softmax_gradient(X, y, W, *, l2=0.0):
-    """Gradient of :func:`softmax_cost`, ∇_W J = (1/N) Φᵀ(P − T) + (λ/N) I′W, eq. (2.15).
+    """Gradient of :func:`softmax_cost`, ∇_W J = (1/N) Φᵀ(P − Y) + (λ/N) I′W, eq. (2.15).
 
-    P holds the predicted probabilities and T the one-hot targets; column k is the logistic
+    P holds the predicted probabilities and Y the one-hot targets (:func:`one_hot`); column k is the logistic
     gradient of eq. (2.7) with class k against the rest.
 
     Parameters
@@ -164,13 +165,13 @@ def softmax_gradient(X, y, W, *, l2=0.0):
     """
     X, y, W, l2, Phi, Z = _setup(X, y, W, l2)
     N, K = X.shape[0], W.shape[1]
-    error = softmax(Z) - one_hot(y, K)  # (N, K): P − T
+    error = softmax(Z) - one_hot(y, K)  # (N, K): P − Y
     grad = Phi.T @ error / N  # (m + 1, K)
     grad[1:] += l2 / N * W[1:]
     return grad
 
 
-def _cost_and_gradient(Phi, T, W, l2):
+def _cost_and_gradient(Phi, Y, W, l2):
     """:func:`softmax_cost` and :func:`softmax_gradient` at once, on checked inputs: one step of the descent.
 
     Both come from the same shifted logits and their exponentials: log P = shifted − log Σ_k e^shifted and
@@ -180,8 +181,8 @@ def _cost_and_gradient(Phi, T, W, l2):
     ----------
     Phi : ndarray of shape (N, m + 1)
         Design matrix, bias column first.
-    T : ndarray of shape (N, K)
-        One-hot targets.
+    Y : ndarray of shape (N, K)
+        One-hot targets, :func:`one_hot`.
     W : ndarray of shape (m + 1, K)
     l2 : float
 
@@ -195,9 +196,9 @@ def _cost_and_gradient(Phi, T, W, l2):
     shifted = Z - Z.max(axis=1, keepdims=True)  # (N, K), every entry <= 0
     E = np.exp(shifted)  # (N, K)
     E_sum = E.sum(axis=1, keepdims=True)  # (N, 1)
-    log_likelihood = np.vdot(shifted, T) - np.log(E_sum).sum()  # Σᵢ log P of each example's own class
+    log_likelihood = np.vdot(shifted, Y) - np.log(E_sum).sum()  # Σᵢ log P of each example's own class
     J = float(-log_likelihood / N + 0.5 * l2 / N * np.vdot(W[1:], W[1:]))  # eq. (2.14)
-    grad = Phi.T @ (E / E_sum - T) / N  # (m + 1, K): Φᵀ(P − T) / N, eq. (2.15)
+    grad = Phi.T @ (E / E_sum - Y) / N  # (m + 1, K): Φᵀ(P − Y) / N, eq. (2.15)
     grad[1:] += l2 / N * W[1:]
     return J, grad
 
@@ -239,8 +240,8 @@ def fit_softmax(X, y, *, num_classes, eta, num_iters, l2=0.0):
     W = np.zeros((X.shape[1] + 1, num_classes))  # (m + 1, K)
 
     Phi = add_bias(X)  # (N, m + 1), built once for all the updates
-    T = one_hot(y, num_classes)  # (N, K), built once
-    return descend(lambda V: _cost_and_gradient(Phi, T, V, l2), W, eta=eta, num_iters=num_iters)
+    Y = one_hot(y, num_classes)  # (N, K), built once
+    return descend(lambda V: _cost_and_gradient(Phi, Y, V, l2), W, eta=eta, num_iters=num_iters)
 
 
 def softmax_predict_proba(X, W):

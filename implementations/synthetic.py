@@ -3,7 +3,7 @@
 Nothing here is stored: each generator takes an explicit ``rng`` (a ``numpy.random.Generator``), so the same seed
 always gives the same data. Points around a sine curve (chapter 1); two moons, two circles and spiral arms, classes that
 no straight line separates (chapters 3 and 4); forecasting windows cut from a series, the adding problem and the
-"apple" tagging task (chapter 5); a templated corpus with known word categories (chapter 6).
+"apple" tagging task (chapter 6); a templated corpus with known word categories (chapter 7).
 The data files shipped in ``data/`` are read by :mod:`implementations.datasets`.
 """
 

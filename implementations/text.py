@@ -1,6 +1,6 @@
 """Text as numbers: tokens, vocabularies, one-hot vectors, TF-IDF and word2vec embeddings.
 
-Chapter 6 of the book. Everything here is NumPy; :func:`tfidf` reproduces scikit-learn's
+Chapter 7 of the book. Everything here is NumPy; :func:`tfidf` reproduces scikit-learn's
 ``TfidfVectorizer`` (default token pattern, lower-casing, alphabetical vocabulary) for the options it takes.
 """
 
@@ -130,7 +130,7 @@ def one_hot(ids, vocab_size):
 
 
 def tfidf(docs, *, sublinear_tf=False, smooth_idf=True, norm="l2"):
-    """Term frequency–inverse document frequency vectors, eq. (6.1), as scikit-learn's ``TfidfVectorizer``.
+    """Term frequency–inverse document frequency vectors, eq. (7.1), as scikit-learn's ``TfidfVectorizer``.
 
     For term t in document d: tf(t, d) is the count of t in d (1 + ln count if ``sublinear_tf``),
     idf(t) = ln((1 + n) / (1 + df(t))) + 1 with smoothing, ln(n / df(t)) + 1 without, where n is the number
@@ -214,7 +214,7 @@ def _cosine_similarity(A, B, *, names=None):
 
 
 def sgns_loss(v, u_pos, u_neg):
-    """Skip-gram negative-sampling loss, eq. (6.3), and its gradients.
+    """Skip-gram negative-sampling loss, eq. (7.3), and its gradients.
 
     For a centre word vector v, the output vector u₊ of a word seen in its context and the output
     vectors u₋ of k sampled "noise" words: ℓ = −log σ(u₊·v) − Σ log σ(−u₋·v).

@@ -1,6 +1,6 @@
 """Transformer modules on the autograd engine: multi-head attention, the block, and a tiny GPT.
 
-Chapter 6 of the book. Inputs are batch first, (B, T, D) Tensors of token vectors. The maths lives in
+Chapter 7 of the book. Inputs are batch first, (B, T, D) Tensors of token vectors. The maths lives in
 :mod:`implementations.attention`; these classes hold the parameters and wire the pieces together.
 A public ``forward`` checks its input once, in the caller's terms (the module's d_model), and calls ``_forward``;
 a model that runs its blocks at every step (and ``TinyGPT.generate``, once per new token) calls ``_forward``.
@@ -75,7 +75,7 @@ class MultiHeadAttention(Module):
             setattr(self, name, _xavier(rng, d_model, d_model))
 
     def forward(self, x, *, mask=None, return_weights=False):
-        """Y = concat(heads) W_o, eq. (6.7).
+        """Y = concat(heads) W_o, eq. (7.7).
 
         Parameters
         ----------
@@ -104,7 +104,7 @@ class MultiHeadAttention(Module):
 
 
 class FeedForward(Module):
-    """The per-token MLP of a block: FFN(x) = act(x W1 + b1) W2 + b2, in eq. (6.9), with GELU or ReLU.
+    """The per-token MLP of a block: FFN(x) = act(x W1 + b1) W2 + b2, in eq. (7.9), with GELU or ReLU.
 
     Parameters
     ----------
@@ -146,7 +146,7 @@ class FeedForward(Module):
 
 
 class TransformerBlock(Module):
-    """One transformer layer, eq. (6.9): attention mixes the tokens, the feed-forward network each token.
+    """One transformer layer, eq. (7.9): attention mixes the tokens, the feed-forward network each token.
 
     Pre-LN (``norm_first=True``, as GPT-2 and most recent models):
         x ← x + MHA(LN₁(x)),  x ← x + FFN(LN₂(x)).

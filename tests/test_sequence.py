@@ -146,7 +146,7 @@ def test_rnn_bptt_matches_the_engine_and_finite_differences():
 
 
 def engine_lstm(lstm, x, h, c, valid):
-    """Eq. (5.4) step by step from engine operations, which the engine differentiates on its own."""
+    """Eq. (6.4) step by step from engine operations, which the engine differentiates on its own."""
     outputs = []
     for t in range(x.shape[1]):
         hx = concatenate([h, x[:, t]], axis=1)
@@ -161,7 +161,7 @@ def engine_lstm(lstm, x, h, c, valid):
 
 
 def engine_gru(gru, x, h, valid):
-    """Eq. (5.5) step by step from engine operations."""
+    """Eq. (6.5) step by step from engine operations."""
     outputs = []
     for t in range(x.shape[1]):
         hx = concatenate([h, x[:, t]], axis=1)

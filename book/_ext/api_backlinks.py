@@ -25,8 +25,9 @@ CHAPTERS = {
     2: "notebooks/02_logistic_regression",
     3: "notebooks/03_kernel_methods",
     4: "notebooks/04_neural_networks",
-    5: "notebooks/05_sequence_models",
-    6: "notebooks/06_transformers",
+    5: "notebooks/05_convolutional_networks",
+    6: "notebooks/06_sequence_models",
+    7: "notebooks/07_transformers",
 }
 CHAPTER_OF = {  # the home chapter of each module
     **dict.fromkeys(["regression", "basis", "preprocessing", "robust", "model_selection", "lasso", "gradcheck",
@@ -34,9 +35,10 @@ CHAPTER_OF = {  # the home chapter of each module
                      "plotting"], 1),
     **dict.fromkeys(["logistic", "softmax", "perceptron", "metrics", "glm"], 2),
     **dict.fromkeys(["kernels", "svm"], 3),
-    **dict.fromkeys(["autograd", "functional", "nn", "normalization", "optim", "loader", "conv"], 4),
-    "sequence": 5,
-    **dict.fromkeys(["text", "attention", "transformer"], 6),
+    **dict.fromkeys(["autograd", "functional", "nn", "optim", "loader"], 4),
+    **dict.fromkeys(["conv", "normalization"], 5),
+    "sequence": 6,
+    **dict.fromkeys(["text", "attention", "transformer"], 7),
 }
 
 

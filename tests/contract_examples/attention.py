@@ -1,4 +1,4 @@
-"""Valid examples for the input contract: attention (chapter 6's attention functions)."""
+"""Valid examples for the input contract: attention (chapter 7's attention functions)."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""Valid examples for the input contract: sequence (chapter 5's recurrent networks)."""
+"""Valid examples for the input contract: sequence (chapter 6's recurrent networks)."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""Valid examples for the input contract: text (chapter 6's tokens, vocabularies, TF-IDF and word2vec)."""
+"""Valid examples for the input contract: text (chapter 7's tokens, vocabularies, TF-IDF and word2vec)."""
 
 import numpy as np
 
