@@ -32,7 +32,7 @@ __all__ = ["conv2d", "conv2d_loop", "im2col", "pad2d", "conv_output_size", "max_
 # --- sizes ---------------------------------------------------------------------------------------------------------
 
 def conv_output_size(size, kernel_size, *, stride=1, padding=0):
-    """Number of positions of a window along one axis: ⌊(size + 2·padding − kernel_size) / stride⌋ + 1.
+    """Number of positions of a window along one axis, eq. (5.2): ⌊(size + 2·padding − kernel_size) / stride⌋ + 1.
 
     The window starts at 0, stride, 2·stride, … of the padded axis (length size + 2·padding) and must
     fit inside it; rows or columns left over at the end, fewer than ``stride``, are not read.
@@ -65,7 +65,7 @@ def conv_output_size(size, kernel_size, *, stride=1, padding=0):
 
 
 def receptive_field(layers):
-    """Receptive field and jump after each layer of a stack of convolutions and poolings.
+    """Receptive field and jump after each layer of a stack of convolutions and poolings, eq. (5.4).
 
     With r₀ = 1 and j₀ = 1 (one input pixel, one pixel apart), a layer with kernel size k_l and
     stride s_l gives
@@ -242,7 +242,7 @@ def im2col(x, kernel_size, *, stride=1, padding=0):
 # --- convolution ---------------------------------------------------------------------------------------------------
 
 def conv2d(x, kernel, bias=None, *, stride=1, padding=0):
-    """Cross-correlation of a batch of images with F kernels, eq. (4.8), as im2col and one matrix product.
+    """Cross-correlation of a batch of images with F kernels, eq. (5.1), as im2col and one matrix product.
 
     Parameters
     ----------
@@ -340,7 +340,7 @@ def _pool_windows(x, size, stride):
 
 
 def max_pool2d(x, size=2, *, stride=None):
-    """Largest value in each ``size`` x ``size`` window, the windows ``stride`` pixels apart.
+    """Largest value in each ``size`` x ``size`` window, the windows ``stride`` pixels apart, eq. (5.3).
 
     Parameters
     ----------

@@ -400,7 +400,7 @@ class MLP(Module):
 
 
 class Dropout(Module):
-    """Inverted dropout (Srivastava et al., 2014): a layer that is on in training mode and the identity in evaluation.
+    """Inverted dropout (Srivastava et al., 2014), eq. (4.12): on in training mode, the identity in evaluation mode.
 
     In training mode every entry is kept with probability 1 − p and zeroed otherwise, and the kept ones are scaled
     by 1/(1 − p): y = m ⊙ x / (1 − p) with mᵢ ~ Bernoulli(1 − p) independently, so E[y] = x. Because the scaling
@@ -510,7 +510,7 @@ class Conv2d(Module):
 
 
 class ResidualBlock(Module):
-    """y = x + F(x): the input added to the output of a branch F (He et al., 2016).
+    """y = x + F(x), eq. (5.7): the input added to the output of a branch F (He et al., 2016).
 
     The identity path makes the Jacobian ∂y/∂x = I + ∂F/∂x, so the gradient reaches x undiminished however small
     ∂F/∂x is: this is what lets a stack of many such blocks train. With the last layer of F initialized to zero,

@@ -107,7 +107,7 @@ class _BatchNorm(Module):
 
 
 class BatchNorm1d(_BatchNorm):
-    """Batch normalization of a batch of feature vectors, feature by feature (see the module's docstring).
+    """Batch normalization of a batch of feature vectors, feature by feature, eqs. (5.5) and (5.6).
 
     Parameters
     ----------
@@ -143,7 +143,7 @@ class BatchNorm1d(_BatchNorm):
 
 
 class BatchNorm2d(_BatchNorm):
-    """Batch normalization of a batch of images, channel by channel, over the batch and all positions.
+    """Batch normalization of a batch of images, channel by channel over the batch and all positions, eqs. (5.5)–(5.6).
 
     Each channel c has one μ_c and one σ²_c, averaged over the N images and their H × W positions, and one γ_c and
     β_c: a convolution applies the same kernel at every position, and its output is normalized alike everywhere.

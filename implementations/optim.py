@@ -218,7 +218,7 @@ class Adam(_Optimizer):
 
 
 class AdamW(Adam):
-    """Adam with decoupled weight decay (Loshchilov and Hutter, 2019), as ``torch.optim.AdamW`` without amsgrad.
+    """Adam with decoupled weight decay (Loshchilov and Hutter, 2019), eq. (4.13), as ``torch.optim.AdamW``.
 
     The moments see the gradient of the loss alone, and the decay shrinks the weights directly:
 
@@ -326,7 +326,7 @@ def _check_before_end(step, total_steps, what="total_steps"):
 
 
 def step_decay(step, *, lr, step_size, gamma=0.1):
-    """Step decay: η_t = η γ^⌊t / s⌋, the rate multiplied by γ every s steps (as ``torch.optim.lr_scheduler.StepLR``).
+    """Step decay, eq. (4.9): η_t = η γ^⌊t / s⌋, the rate times γ every s steps (torch's ``StepLR``).
 
     Parameters
     ----------
@@ -354,7 +354,7 @@ def step_decay(step, *, lr, step_size, gamma=0.1):
 
 
 def cosine_annealing(step, *, lr, total_steps, min_lr=0.0):
-    """Cosine annealing over T steps: η_t = η_min + (η − η_min) (1 + cos(π t / T)) / 2 for t = 0, …, T − 1.
+    """Cosine annealing over T steps, eq. (4.9): η_t = η_min + (η − η_min) (1 + cos(π t / T)) / 2 for t = 0, …, T − 1.
 
     Starts at η, falls slowly, then fast around T/2, then slowly again towards η_min, which the curve would reach at
     t = T, just after the last step (as ``torch.optim.lr_scheduler.CosineAnnealingLR`` with ``T_max = T``). So the
@@ -383,7 +383,7 @@ def cosine_annealing(step, *, lr, total_steps, min_lr=0.0):
 
 
 def linear_warmup(step, *, lr, warmup_steps):
-    """Linear warm-up: η_t = η (t + 1) / W for the first W steps t = 0, …, W − 1, then η.
+    """Linear warm-up, eq. (4.9): η_t = η (t + 1) / W for the first W steps t = 0, …, W − 1, then η.
 
     The first step already moves (η / W, not 0, which an optimizer refuses), the W-th (t = W − 1) reaches η, and the
     rate then stays there. Small steps at the start keep Adam's early, noisy estimates of v from throwing the
