@@ -85,7 +85,7 @@ class _IndexedGrad:
             accumulator[self.index] += self.value  # basic indexing: each element at most once, a fast view
         elif isinstance(self.index, np.ndarray) and self.index.dtype.kind in "iu" and accumulator.ndim > 1:
             _add_at_rows(accumulator, self.index, self.value)  # whole rows, as in an embedding lookup
-        else:
+        elif not _add_at_trailing(accumulator, self.index, self.value):
             np.add.at(accumulator, self.index, self.value)  # integer arrays may repeat: accumulate each use
         return accumulator
 
@@ -102,6 +102,40 @@ def _add_at_rows(W, rows, values):
     row_size = W[0].size
     entries = rows[..., None] * row_size + np.arange(row_size)  # (..., row_size): every entry of every row
     np.add.at(W.reshape(-1), entries.reshape(-1), np.reshape(values, -1))
+
+
+def _add_at_trailing(W, index, values):
+    """``np.add.at(W, index, values)`` for ``index = (:, …, :, i_1, …, i_k)``: whole leading axes, then k integer
+    arrays for the last k axes (the windows of im2col and of pooling). Returns False, doing nothing, for any other
+    index.
+
+    Done as np.add.at on the flattened W with one flat position per entry, which NumPy runs several times faster
+    than on a mixed index; the additions happen in the same order, so the result is the same to the last bit.
+    """
+    if not isinstance(index, tuple) or not W.flags.c_contiguous:
+        return False
+    lead = 0
+    while lead < len(index) and isinstance(index[lead], slice) and index[lead] == slice(None):
+        lead += 1
+    arrays = index[lead:]
+    if not arrays or lead + len(arrays) != W.ndim or not all(
+            isinstance(a, np.ndarray) and a.dtype.kind in "iu" and (a.size == 0 or a.min() >= 0) for a in arrays):
+        return False
+    try:
+        arrays = np.broadcast_arrays(*arrays)
+    except ValueError:
+        return False
+    trailing_shape = W.shape[lead:]
+    if any(a.size and a.max() >= n for a, n in zip(arrays, trailing_shape, strict=True)):
+        return False  # out of range: let np.add.at raise its own error
+    position = np.zeros(arrays[0].shape, dtype=np.int64)  # flat position of each entry within the trailing axes
+    for a, n in zip(arrays, trailing_shape, strict=True):
+        position = position * n + a
+    block = int(np.prod(trailing_shape))  # entries of W per leading index
+    leading = int(np.prod(W.shape[:lead]))
+    entries = np.arange(leading)[:, None] * block + position.reshape(1, -1)  # (leading, positions)
+    np.add.at(W.reshape(-1), entries.reshape(-1), np.broadcast_to(values, W.shape[:lead] + position.shape).reshape(-1))
+    return True
 
 
 def _is_basic_index(index):

@@ -22,7 +22,7 @@ __all__ = [
     "averaged_gradient", "ridge_weights", "laplace_neg_log_likelihood", "ridge_effective_parameters",  # chapter 1
     "log_sigmoid", "hessian", "binary_weights", "mistake_bound", "poisson_gradient_hessian",  # chapter 2
     "min_gram_eigenvalue", "product_features", "kernel_ridge_bias", "svm_subgradient",  # chapter 3
-    "softplus", "relu_net_grad_W1", "num_weights",  # chapter 4
+    "softplus", "relu_net_grad_W1", "dropout_forward_backward", "num_weights",  # chapter 4
     "conv_output_size", "conv1x1_as_dense", "batchnorm_backward", "receptive_field",  # chapter 5
     "gru_step", "bptt_last", "reverse_within_length",  # chapter 6
     "causal_attention", "positional_encoding", "block_parameters",  # chapter 7
@@ -458,6 +458,49 @@ def num_weights(candidate, *, rng):
     """``num_weights(sizes)`` against counting the parameters of a built ``MLP(sizes)``."""
     __tracebackhide__ = True
     check_function(candidate, _count_by_building, _sizes_inputs, rng=rng, trials=10)
+
+
+def _dropout_reference(H, mask, p, grad_out):
+    """(output, ∂L/∂H) of inverted dropout with the keep-mask ``mask``, by the engine: ``functional.dropout``'s line."""
+    H_t = Tensor(H, requires_grad=True)
+    out = H_t * (mask / (1.0 - p))  # M ⊙ H / (1 − p), eq. (4.12), with this mask instead of a random one
+    out.backward(grad_out)
+    return out.data, H_t.grad
+
+
+def _dropout_inputs(rng, size):
+    """H, a keep-mask with at least one kept and one dropped entry, p away from 0 and ½, and ∂L/∂output."""
+    shape = (1 + size // 4, 2 + size % 3)
+    p = float(rng.uniform(0.1, 0.4) + (0.5 if size % 2 else 0.0))  # p and 1 − p never close: a swap shows
+    mask = rng.random(shape) >= p  # kept with probability 1 − p, as Dropout draws it
+    mask.flat[:2] = True, False
+    return rng.normal(size=shape), mask, p, rng.normal(size=shape)
+
+
+def dropout_forward_backward(candidate, *, rng):
+    """``dropout_forward_backward(H, mask, p, grad_out)`` -> (out, grad_H), against ``Dropout`` and the engine.
+
+    Inverted dropout in training mode, eq. (4.12), with a given keep-mask: ``mask`` is a boolean array of the shape
+    of H, True where an entry is kept; p in (0, 1) is the probability of dropping an entry; grad_out = ∂L/∂out has
+    the shape of H. The results are ndarrays of that shape: out = mask ⊙ H / (1 − p) and
+    grad_H = ∂L/∂H = mask ⊙ grad_out / (1 − p). Every input has a kept and a dropped entry, and p is never near ½.
+    """
+    __tracebackhide__ = True
+    if not callable(candidate):
+        raise TypeError(f"candidate must be a function; received {type(candidate).__name__}. "
+                        "Pass your function itself, without calling it.")
+    rng = check_rng(rng)
+    name = getattr(candidate, "__name__", "dropout_forward_backward")
+    try:
+        candidate(np.ones((1, 2)), np.array([[True, False]]), 0.25, np.ones((1, 2)))
+    except NotImplementedError:  # a stub: one reminder, not one per part of the check
+        _remind_not_implemented(name)
+        return
+    except Exception:  # noqa: BLE001  (any other error is reported below, with the input that causes it)
+        pass
+    for index, what in enumerate(("out, its first result", "grad_H, its second result")):
+        check_function(_part(candidate, index, "out, grad_H"), lambda *a, i=index: _dropout_reference(*a)[i],
+                       _dropout_inputs, rng=rng, name=name, quantity=what)
 
 
 # --- chapter 5 --------------------------------------------------------------------------------------------------

@@ -339,6 +339,44 @@ def test_row_gradients_of_integer_indexing_equal_np_add_at():
     np.testing.assert_array_equal(W.grad, expected)
 
 
+
+@pytest.mark.parametrize("seed", range(6))
+def test_window_gradients_of_mixed_indexing_equal_np_add_at_bit_for_bit(seed):
+    """x[:, :, rows, cols] (the windows of im2col) scatters back exactly as np.add.at does, onto zeros or not."""
+    rng = np.random.default_rng(seed)
+    N, C, H, W = rng.integers(1, 4), rng.integers(1, 4), rng.integers(3, 8), rng.integers(3, 8)
+    k = int(rng.integers(1, min(H, W) + 1))
+    rows = np.arange(H - k + 1)[:, None, None, None] + np.arange(k)[None, None, :, None]  # (H_out, 1, k, 1)
+    cols = np.arange(W - k + 1)[None, :, None, None] + np.arange(k)[None, None, None, :]  # (1, W_out, 1, k)
+    x = Tensor(rng.normal(size=(N, C, H, W)), requires_grad=True)
+    G = rng.normal(size=(N, C, H - k + 1, W - k + 1, k, k))
+    x[:, :, rows, cols].backward(G)
+    expected = np.zeros((N, C, H, W))
+    np.add.at(expected, (slice(None), slice(None), rows, cols), G)
+    np.testing.assert_array_equal(x.grad, expected)
+    x.grad = None
+    (x[:, :, rows, cols] + x[:, :, rows, cols]).backward(G)  # the second scatter adds onto the first one's result
+    twice = np.zeros((N, C, H, W))
+    np.add.at(twice, (slice(None), slice(None), rows, cols), G)
+    np.add.at(twice, (slice(None), slice(None), rows, cols), G)
+    np.testing.assert_array_equal(x.grad, twice)
+
+
+def test_indexes_outside_the_fast_scatter_still_accumulate_like_np_add_at():
+    """Partial slices, a leading integer array, negative and boolean indices take np.add.at's general path."""
+    rng = np.random.default_rng(3)
+    x0 = rng.normal(size=(3, 4))
+    for index in [(slice(0, 2), np.array([1, 1, 3])), (np.array([0, 0]), slice(None)),
+                  (slice(None), np.array([-1, 0, -1])), (slice(None), np.array([True, False, True, True]))]:
+        x = Tensor(x0, requires_grad=True)
+        out = x[index]
+        G = rng.normal(size=out.shape)
+        out.backward(G)
+        expected = np.zeros((3, 4))
+        np.add.at(expected, index, G)
+        np.testing.assert_array_equal(x.grad, expected)
+
+
 # --- bad input is refused by name (issue 21) -----------------------------------------------------
 
 

@@ -158,9 +158,10 @@ def test_every_exercise_check_is_tested():
     from test_exercise_checks_ch1 import RIGHT as RIGHT_CH1
     from test_exercise_checks_ch2 import RIGHT as RIGHT_CH2
     from test_exercise_checks_ch3 import RIGHT as RIGHT_CH3
+    from test_exercise_checks_ch4 import RIGHT as RIGHT_CH4
     from test_exercise_checks_ch5 import RIGHT as RIGHT_CH5
 
-    tested = [f.__name__ for f in (*RIGHT, *RIGHT_CH1, *RIGHT_CH2, *RIGHT_CH3, *RIGHT_CH5)]
+    tested = [f.__name__ for f in (*RIGHT, *RIGHT_CH1, *RIGHT_CH2, *RIGHT_CH3, *RIGHT_CH4, *RIGHT_CH5)]
     assert sorted(tested) == sorted(exercise_checks.__all__)
 
 
@@ -256,9 +257,10 @@ def test_every_exercise_has_at_least_two_wrong_answers():
     from test_exercise_checks_ch1 import WRONG as WRONG_CH1
     from test_exercise_checks_ch2 import WRONG as WRONG_CH2
     from test_exercise_checks_ch3 import WRONG as WRONG_CH3
+    from test_exercise_checks_ch4 import WRONG as WRONG_CH4
     from test_exercise_checks_ch5 import WRONG as WRONG_CH5
 
-    everything = {**WRONG, **WRONG_CH1, **WRONG_CH2, **WRONG_CH3, **WRONG_CH5}
+    everything = {**WRONG, **WRONG_CH1, **WRONG_CH2, **WRONG_CH3, **WRONG_CH4, **WRONG_CH5}
     assert set(everything) == set(exercise_checks.__all__)
     assert all(len(mistakes) >= 2 for mistakes in everything.values())
 

@@ -43,6 +43,7 @@ EXAMPLES = {
 # Every exercise check takes the reader's function and an rng, and passes them on to check_function.
 _SOLUTIONS = {
     "averaged_gradient": lambda X, y, w: regression.compute_gradient(X, y, w, average=True),
+    "dropout_forward_backward": lambda H, mask, p, grad_out: (H * mask / (1 - p), grad_out * mask / (1 - p)),
 }
 
 
