@@ -105,9 +105,9 @@ def _add_at_rows(W, rows, values):
 
 
 def _add_at_trailing(W, index, values):
-    """``np.add.at(W, index, values)`` for ``index = (:, …, :, i_1, …, i_k)``: whole leading axes, then k integer
-    arrays for the last k axes (the windows of im2col and of pooling). Returns False, doing nothing, for any other
-    index.
+    """``np.add.at(W, index, values)`` for ``index = (:, …, :, i_1, …, i_k)``: at least one whole leading axis, then k
+    integer arrays for the last k axes (the windows of im2col and of pooling). Returns False, doing nothing, for any
+    other index.
 
     Done as np.add.at on the flattened W with one flat position per entry, which NumPy runs several times faster
     than on a mixed index; the additions happen in the same order, so the result is the same to the last bit.
@@ -118,6 +118,8 @@ def _add_at_trailing(W, index, values):
     while lead < len(index) and isinstance(index[lead], slice) and index[lead] == slice(None):
         lead += 1
     arrays = index[lead:]
+    if not lead:  # no whole leading axis (e.g. x[np.arange(N), y]): np.add.at is fast enough there
+        return False
     if not arrays or lead + len(arrays) != W.ndim or not all(
             isinstance(a, np.ndarray) and a.dtype.kind in "iu" and (a.size == 0 or a.min() >= 0) for a in arrays):
         return False
