@@ -3,10 +3,15 @@
 Reports
 1. ``attention.multi_head_attention`` forward on NumPy arrays at B = 8, T = 256, D = 256, 8 heads,
    with a causal mask;
-2. one TinyGPT training step (forward, backward, Adam update) at the size trained in chapter 7.
+2. one TinyGPT training step (forward, backward, Adam update) at the size trained in chapter 7;
+3. ``TinyGPT.generate`` of 64 new tokens with and without the key–value cache, at that size (block_size 12, so
+   the window slides for most of the tokens) and with block_size 128 (the 64 tokens fit in the context).
 
-Each figure is the median of several repetitions.
+Figures 1 and 2 are the median of several repetitions; 3 is the fastest of several runs, with and without the
+cache interleaved so that a slow spell of the machine hits both.
 """
+
+import time
 
 import numpy as np
 from bench_autograd import median_time  # this folder is on sys.path when a bench script runs
@@ -44,9 +49,27 @@ def gpt_step_time():
     return median_time(step, repeats=20)
 
 
+def generate_times(block_size, new_tokens=64, batch=GPT_BATCH, repeats=5):
+    """(without, with) the key–value cache: fastest time of ``generate`` from one-token prompts, in seconds."""
+    model = TinyGPT(**{**GPT_SIZE, "block_size": block_size}, rng=np.random.default_rng(0))
+    prompt = np.zeros((batch, 1), dtype=int)
+    times = {False: [], True: []}
+    for _ in range(repeats):
+        for use_cache, runs in times.items():
+            start = time.perf_counter()
+            model.generate(prompt, new_tokens, rng=np.random.default_rng(0), use_cache=use_cache)
+            runs.append(time.perf_counter() - start)
+    return min(times[False]), min(times[True])
+
+
 if __name__ == "__main__":
     print(f"multi_head_attention forward, B=8, T=256, D=256, 8 heads, causal: {attention_time() * 1e3:.0f} ms "
           "(median of 10)")
     size = ", ".join(f"{k}={v}" for k, v in GPT_SIZE.items())
     print(f"TinyGPT ({size}), batch {GPT_BATCH}, one Adam training step: {gpt_step_time() * 1e3:.1f} ms "
           "(median of 20)")
+    for block_size in (GPT_SIZE["block_size"], 128):
+        without, with_cache = generate_times(block_size)
+        print(f"TinyGPT generate, block_size={block_size}, batch {GPT_BATCH}, 64 new tokens from 1-token prompts: "
+              f"{without * 1e3:.0f} ms without the key-value cache, {with_cache * 1e3:.0f} ms with it "
+              f"({without / with_cache:.1f}x) (fastest of 5)")

@@ -18,7 +18,7 @@ from ._validation import (
     check_positive,
     check_positive_int,
 )
-from .autograd import Tensor, _check_axis, _tensor_argument
+from .autograd import Tensor, _check_axis, _tensor_argument, concatenate
 
 __all__ = [
     "softmax",
@@ -345,6 +345,49 @@ def _multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None):
     n = heads.ndim
     concat = heads.transpose(*range(n - 3), n - 2, n - 3, n - 1).reshape(*lead, T, D)
     return concat @ W_o, weights
+
+
+def _multi_head_attention_cached(X, W_q, W_k, W_v, W_o, *, num_heads, past=None):
+    """Causal multi-head attention of T new tokens that follow the t tokens whose keys and values are cached.
+
+    Eq. (7.7) with the causal mask, for the rows t, …, t + T − 1 of a sequence of t + T tokens: the new tokens'
+    queries meet the keys and values of all t + T tokens, and new token i attends to positions 0, …, t + i. Rows
+    0, …, t − 1 are not recomputed: a token's key and value depend only on the token itself (causality), so
+    those cached earlier stay valid. For modules that decode one token at a time (a key–value cache); no checks.
+
+    Parameters
+    ----------
+    X : Tensor of shape (B, T, D)
+        The new tokens (the input of the attention layer), positions t, …, t + T − 1.
+    W_q, W_k, W_v, W_o : Tensor of shape (D, D)
+    num_heads : int
+        Divides D; d_k = D / num_heads.
+    past : (K, V), each a Tensor of shape (B, num_heads, t, d_k), or None (t = 0)
+        The keys and values of the earlier tokens.
+
+    Returns
+    -------
+    Y : Tensor of shape (B, T, D)
+        Rows t, …, t + T − 1 of the full causal attention's output.
+    (K, V) : each a Tensor of shape (B, num_heads, t + T, d_k)
+        The cache extended by the new tokens' keys and values.
+    """
+    B, T, D = X.shape
+    d_k = D // num_heads
+
+    def split(t):  # (B, T, D) -> (B, h, T, d_k): column block m goes to head m
+        return t.reshape(B, T, num_heads, d_k).transpose(0, 2, 1, 3)
+
+    Q, K, V = split(X @ W_q), split(X @ W_k), split(X @ W_v)  # (B, h, T, d_k) each
+    if past is not None:
+        K = concatenate([past[0], K], axis=2)  # (B, h, t + T, d_k)
+        V = concatenate([past[1], V], axis=2)
+    t = K.shape[2] - T  # number of cached tokens
+    # new token i (position t + i) may attend to keys 0, …, t + i; a single new token sees every key
+    mask = np.tril(np.ones((T, t + T), dtype=bool), k=t) if T > 1 else None  # (T, t + T)
+    heads, _ = _scaled_dot_product_attention(Q, K, V, mask=mask)  # (B, h, T, d_k)
+    concat = heads.transpose(0, 2, 1, 3).reshape(B, T, D)  # (B, T, D)
+    return concat @ W_o, (K, V)
 
 
 def causal_mask(T):

@@ -22,9 +22,10 @@ from ._validation import (
     check_str_list,
 )
 from .autograd import _add_at_rows
+from .bpe import BPETokenizer
 from .logistic import _sigmoid
 
-__all__ = ["tokenize", "Vocabulary", "one_hot", "tfidf", "cosine_similarity", "sgns_loss", "Word2Vec"]
+__all__ = ["tokenize", "Vocabulary", "one_hot", "tfidf", "cosine_similarity", "sgns_loss", "Word2Vec", "BPETokenizer"]
 
 _WORD_OR_SYMBOL = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[^\sa-z0-9]")
 _SKLEARN_TOKEN = re.compile(r"(?u)\b\w\w+\b")  # TfidfVectorizer's default token_pattern

@@ -4,6 +4,7 @@ Chapter 7 of the book. Inputs are batch first, (B, T, D) Tensors of token vector
 :mod:`implementations.attention`; these classes hold the parameters and wire the pieces together.
 A public ``forward`` checks its input once, in the caller's terms (the module's d_model), and calls ``_forward``;
 a model that runs its blocks at every step (and ``TinyGPT.generate``, once per new token) calls ``_forward``.
+With its key–value cache, ``TinyGPT.generate`` calls ``_forward_cached`` instead, which feeds only the new tokens.
 """
 
 import numbers
@@ -21,7 +22,7 @@ from ._validation import (
     check_positive_int,
     check_rng,
 )
-from .attention import _check_mask, _multi_head_attention, _softmax, causal_mask
+from .attention import _check_mask, _multi_head_attention, _multi_head_attention_cached, _softmax, causal_mask
 from .autograd import Tensor, _tensor_argument
 from .nn import LayerNorm, Module
 
@@ -199,12 +200,47 @@ class TransformerBlock(Module):
             x = self.ln2(x + self.ff._forward(x))
         return (x, weights) if return_weights else x
 
+    def _forward_cached(self, x, past=None):
+        """:meth:`forward` of a causal block for T new tokens that follow t earlier ones, with a key–value cache.
+
+        The same layers and maths as :meth:`_forward` (either layout); the attention takes the earlier tokens' keys
+        and values from ``past`` instead of recomputing them. For a causal block only (every block of
+        :class:`TinyGPT`): without the mask, earlier tokens would attend to the new ones and their outputs change.
+
+        Parameters
+        ----------
+        x : Tensor of shape (B, T, D)
+            The block's input at positions t, …, t + T − 1.
+        past : (K, V), each a Tensor of shape (B, num_heads, t, D / num_heads), or None (t = 0)
+
+        Returns
+        -------
+        x : Tensor of shape (B, T, D)
+            Rows t, …, t + T − 1 of the block's output for the whole sequence.
+        (K, V) : each a Tensor of shape (B, num_heads, t + T, D / num_heads), the cache for the next call
+        """
+        attn = self.attn
+        W = (attn.W_q, attn.W_k, attn.W_v, attn.W_o)
+        if self.norm_first:
+            a, past = _multi_head_attention_cached(self.ln1(x), *W, num_heads=attn.num_heads, past=past)
+            x = x + a
+            x = x + self.ff._forward(self.ln2(x))
+        else:
+            a, past = _multi_head_attention_cached(x, *W, num_heads=attn.num_heads, past=past)
+            x = self.ln1(x + a)
+            x = self.ln2(x + self.ff._forward(x))
+        return x, past
+
 
 class TinyGPT(Module):
     """A decoder-only transformer language model: next-token logits for every position.
 
     tokens (B, T) → token embedding + learned position embedding → ``num_layers`` causal pre-LN blocks →
     final LayerNorm → unembedding ``W_out`` (D, V) → logits (B, T, V).
+
+    With ``tie_weights=True`` the unembedding is the token embedding read backwards, W_out = W_teᵀ (as in GPT-2):
+    the logit of token v is the dot product of the final hidden vector with v's embedding. There is then no
+    ``W_out`` parameter (V·D fewer; the head has no bias either way), and W_te gets gradient from both uses.
 
     Parameters
     ----------
@@ -215,9 +251,12 @@ class TinyGPT(Module):
     d_model, num_heads, num_layers, d_ff : int
     rng : numpy.random.Generator
         Embeddings and the unembedding ~ N(0, 0.02²) scaled as GPT-2; block weights Xavier-uniform.
+    tie_weights : bool, default False
+        Use W_teᵀ as the unembedding instead of a separate ``W_out``. The other parameters are drawn as without
+        tying (``W_out`` is drawn last), so a tied and an untied model built with the same seed share them.
     """
 
-    def __init__(self, vocab_size, block_size, d_model, num_heads, num_layers, d_ff, *, rng):
+    def __init__(self, vocab_size, block_size, d_model, num_heads, num_layers, d_ff, *, rng, tie_weights=False):
         self.vocab_size = check_positive_int(vocab_size, "vocab_size")
         self.block_size = check_positive_int(block_size, "block_size")
         d_model = check_positive_int(d_model, "d_model")
@@ -228,11 +267,13 @@ class TinyGPT(Module):
             raise ValueError(f"num_heads = {num_heads} must divide d_model = {d_model}; each head works on "
                              f"d_model / num_heads dimensions. Choose a divisor of {d_model}.")
         rng = check_rng(rng)
+        self.tie_weights = check_flag(tie_weights, "tie_weights")
         self.W_te = Tensor(rng.normal(0.0, 0.02, size=(vocab_size, d_model)), requires_grad=True)  # (V, D)
         self.W_pe = Tensor(rng.normal(0.0, 0.02, size=(block_size, d_model)), requires_grad=True)  # (T_max, D)
         self.blocks = [TransformerBlock(d_model, num_heads, d_ff, rng=rng, causal=True) for _ in range(num_layers)]
         self.ln_f = LayerNorm(d_model)
-        self.W_out = Tensor(rng.normal(0.0, 0.02, size=(d_model, vocab_size)), requires_grad=True)  # (D, V)
+        if not self.tie_weights:
+            self.W_out = Tensor(rng.normal(0.0, 0.02, size=(d_model, vocab_size)), requires_grad=True)  # (D, V)
 
     def _check_ids(self, idx, name="idx", *, crop=False):
         """Token ids (B, T) as an int64 array, integers 0..V−1 and, unless ``crop``, T <= block_size.
@@ -287,8 +328,65 @@ class TinyGPT(Module):
         for block in self.blocks:
             x, w = block._forward(x, return_weights=True)
             weights.append(w)
-        logits = self.ln_f(x) @ self.W_out  # (B, T, V)
+        logits = self._head(self.ln_f(x))  # (B, T, V)
         return (logits, weights) if return_weights else logits
+
+    def _head(self, h):
+        """Logits h W_out (B, T, V) of the final hidden vectors h (B, T, D); tied, W_out = W_teᵀ."""
+        W_out = self.W_te.T if self.tie_weights else self.W_out  # (D, V)
+        return h @ W_out
+
+    def _forward_cached(self, idx, cache):
+        """Logits (B, T, V) of T new tokens idx (B, T) that follow the t tokens held in ``cache``, which grows by T.
+
+        The same maths as :meth:`_forward` on the whole sequence of t + T tokens, restricted to its last T rows:
+        the new tokens get the position embeddings of positions t, …, t + T − 1, and each block's attention reads
+        the earlier tokens' keys and values from the cache. No checks; t + T <= block_size.
+
+        Parameters
+        ----------
+        idx : int ndarray of shape (B, T)
+        cache : list with one entry per block, changed in place
+            None for an empty cache (t = 0), else the block's (K, V), each a Tensor of shape (B, num_heads, t, d_k).
+        """
+        t = 0 if cache[0] is None else cache[0][0].shape[2]  # tokens already seen
+        x = self.W_te[idx] + self.W_pe[t : t + idx.shape[1]]  # (B, T, D): token + position t, …, t + T − 1
+        for layer, block in enumerate(self.blocks):
+            x, cache[layer] = block._forward_cached(x, cache[layer])
+        return self._head(self.ln_f(x))  # (B, T, V)
+
+    def forward_incremental(self, idx, *, prompt_length=1):
+        """The logits of :meth:`forward`, computed as :meth:`generate` computes them with its key–value cache.
+
+        Positions 0, …, prompt_length − 1 go through the model in one pass that fills the cache (as the prompt
+        does in :meth:`generate`); every later position is then fed alone, its query meeting the cached keys and
+        values of the positions before it. In exact arithmetic the result is ``forward(idx)``; in floating point
+        it agrees to round-off. Computed without a graph (under ``no_grad``).
+
+        Parameters
+        ----------
+        idx : int array of shape (B, T), T <= block_size
+            Token ids 0, …, vocab_size − 1.
+        prompt_length : int in 1..T, default 1
+            How many leading positions are fed at once; 1 feeds every position on its own.
+
+        Returns
+        -------
+        logits : ndarray of shape (B, T, V)
+        """
+        from .autograd import no_grad
+
+        idx = self._check_ids(idx)
+        prompt_length = check_positive_int(prompt_length, "prompt_length")
+        T = idx.shape[1]
+        if prompt_length > T:
+            raise ValueError(f"prompt_length must be between 1 and the length of idx, {T}; received "
+                             f"{prompt_length}. Pass prompt_length={T} to feed the whole sequence at once.")
+        cache = [None] * len(self.blocks)
+        with no_grad():
+            logits = [self._forward_cached(idx[:, :prompt_length], cache).data]  # (B, prompt_length, V)
+            logits += [self._forward_cached(idx[:, s : s + 1], cache).data for s in range(prompt_length, T)]
+        return np.concatenate(logits, axis=1)  # (B, T, V)
 
     def loss(self, idx, targets, *, ignore_index=None):
         """Mean cross-entropy of the next-token predictions: targets (B, T) are the ids that follow.
@@ -334,12 +432,20 @@ class TinyGPT(Module):
                              f"{int(outside.sum())} id(s) outside that set, with values {shown}. Mark positions "
                              "that are not predicted with ignore_index.")
 
-    def generate(self, idx, max_new_tokens, *, rng, temperature=1.0, top_k=None):
+    def generate(self, idx, max_new_tokens, *, rng, temperature=1.0, top_k=None, use_cache=True):
         """Sample ``max_new_tokens`` tokens one at a time, each from the model's next-token distribution.
 
         At each step the context is cropped to the last ``block_size`` tokens, the last position's logits
         are divided by ``temperature`` (lower = more conservative), all but the ``top_k`` largest are
         removed if ``top_k`` is given, and a token is drawn from the softmax with ``rng``.
+
+        With ``use_cache`` each block keeps the keys and values of the tokens seen so far (a key–value cache):
+        the prompt goes through the model once, and every later step feeds only the newest token, whose query
+        meets the cached keys and values. While the sequence fits in ``block_size`` this saves recomputing the
+        whole context at every step. Once it is longer, the cropped window slides by one token per step, which
+        moves every token to another learned position: nothing cached stays valid, so the cache is rebuilt from
+        the window at every such step (as costly as ``use_cache=False``). The tokens drawn are those of
+        ``use_cache=False`` with the same ``rng``; the logits agree to round-off.
 
         Parameters
         ----------
@@ -349,6 +455,8 @@ class TinyGPT(Module):
         rng : numpy.random.Generator
         temperature : float > 0, default 1.0
         top_k : int in 1..vocab_size, optional
+        use_cache : bool, default True
+            Keep a key–value cache; ``False`` runs the whole (cropped) context through the model at every step.
 
         Returns
         -------
@@ -365,9 +473,17 @@ class TinyGPT(Module):
                 raise ValueError(f"top_k must be between 1 and vocab_size = {self.vocab_size}; received {top_k}. "
                                  "Pass top_k=None to sample from every token.")
         rng = check_rng(rng)
+        use_cache = check_flag(use_cache, "use_cache")
+        cache = None  # per block, the keys and values of the tokens fed so far
         for _ in range(max_new_tokens):
             with no_grad():
-                logits = self._forward(idx[:, -self.block_size :]).data[:, -1] / temperature  # (B, V)
+                if not use_cache:
+                    logits = self._forward(idx[:, -self.block_size :]).data[:, -1] / temperature  # (B, V)
+                elif cache is None or idx.shape[1] > self.block_size:  # first step, or the window slid
+                    cache = [None] * len(self.blocks)
+                    logits = self._forward_cached(idx[:, -self.block_size :], cache).data[:, -1] / temperature
+                else:  # the newest token alone, at position t = the number of tokens cached
+                    logits = self._forward_cached(idx[:, -1:], cache).data[:, -1] / temperature  # (B, V)
             if top_k is not None:
                 kth = np.sort(logits, axis=-1)[:, -top_k][:, None]
                 logits = np.where(logits < kth, -np.inf, logits)

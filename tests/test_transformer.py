@@ -6,6 +6,7 @@ from tensor_check import assert_gradients_match
 
 from implementations import attention as A
 from implementations.autograd import Tensor, no_grad
+from implementations.gradcheck import numerical_gradient
 from implementations.optim import Adam
 from implementations.sequence import parameter_count
 from implementations.transformer import FeedForward, MultiHeadAttention, TinyGPT, TransformerBlock
@@ -205,3 +206,144 @@ def test_modules_report_a_wrong_width_in_the_callers_terms():
         block(np.zeros((0, 6)))
     with pytest.raises(ValueError, match="mask allows no key"):
         mha(np.zeros((2, 4, 6)), mask=np.zeros((4, 4), dtype=bool))
+
+
+# --- the key–value cache and weight tying (issue 17) ------------------------------------------------------------
+
+def _random_gpt(seed, *, num_layers=2, num_heads=2, tie_weights=False, V=7, block_size=6, D=8):
+    """A TinyGPT whose every parameter (LayerNorms included) is redrawn from N(0, 0.5²): sharp, context-dependent
+    next-token distributions, so that a cache that gets a position or a key wrong changes the tokens drawn."""
+    rng = np.random.default_rng(seed)
+    model = TinyGPT(V, block_size, D, num_heads, num_layers, 2 * D, rng=rng, tie_weights=tie_weights)
+    for p in model.parameters():
+        p.data = rng.normal(0.0, 0.5, size=p.shape)
+    return model
+
+
+@pytest.mark.parametrize("norm_first", [True, False])
+@pytest.mark.parametrize("chunks", [(5,), (1, 1, 1, 1, 1), (2, 1, 2)])
+def test_cached_block_fed_in_chunks_matches_the_full_causal_block(norm_first, chunks):
+    rng = np.random.default_rng(5)
+    block = TransformerBlock(8, 2, 16, rng=rng, norm_first=norm_first, causal=True)
+    for t in block.parameters():
+        t.data = rng.normal(size=t.shape)
+    x = rng.normal(size=(3, 5, 8))  # (B, T, D)
+    ends = np.cumsum(chunks)
+    past, outs = None, []
+    with no_grad():
+        for start, end in zip(ends - chunks, ends, strict=True):
+            y, past = block._forward_cached(Tensor(x[:, start:end]), past)
+            outs.append(y.data)
+    np.testing.assert_allclose(np.concatenate(outs, axis=1), _reference_block(block, x, norm_first),
+                               rtol=1e-10, atol=1e-12)
+    # the cache holds every token's key, (B, H, T, d_k): head h's columns of (the attention's input) @ W_k
+    p = {name: t.data for name, t in block.named_parameters()}
+    h = A.layer_norm(x, p["ln1.gamma"], p["ln1.beta"]) if norm_first else x
+    K_expected = (h @ p["attn.W_k"]).reshape(3, 5, 2, 4).transpose(0, 2, 1, 3)
+    assert past[0].shape == past[1].shape == (3, 2, 5, 4)
+    np.testing.assert_allclose(past[0].data, K_expected, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize(("num_layers", "num_heads", "tie_weights"), [(1, 1, False), (2, 2, False), (2, 4, True)])
+@pytest.mark.parametrize("B", [1, 3])
+def test_forward_incremental_equals_forward_at_every_position(num_layers, num_heads, tie_weights, B):
+    model = _random_gpt(6, num_layers=num_layers, num_heads=num_heads, tie_weights=tie_weights)
+    rng = np.random.default_rng(7)
+    for T in range(1, model.block_size + 1):
+        idx = rng.integers(0, model.vocab_size, size=(B, T))
+        with no_grad():
+            expected = model(idx).data  # (B, T, V), the uncached forward
+        for prompt_length in range(1, T + 1):
+            np.testing.assert_allclose(model.forward_incremental(idx, prompt_length=prompt_length), expected,
+                                       rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize(("prompt_length", "max_new_tokens"), [(1, 5), (1, 14), (4, 2), (6, 7), (9, 4)])
+@pytest.mark.parametrize(("temperature", "top_k"), [(1.0, None), (0.6, 3), (1.5, 1)])
+@pytest.mark.parametrize("B", [1, 4])
+def test_generate_with_the_cache_draws_the_tokens_drawn_without_it(prompt_length, max_new_tokens, temperature,
+                                                                   top_k, B):
+    model = _random_gpt(8)  # block_size 6: prompts and outputs both shorter and longer than the context
+    prompt = np.random.default_rng(9).integers(0, model.vocab_size, size=(B, prompt_length))
+    kwargs = {"temperature": temperature, "top_k": top_k}
+    cached = model.generate(prompt, max_new_tokens, rng=np.random.default_rng(10), use_cache=True, **kwargs)
+    uncached = model.generate(prompt, max_new_tokens, rng=np.random.default_rng(10), use_cache=False, **kwargs)
+    np.testing.assert_array_equal(cached, uncached)
+    assert cached.shape == (B, prompt_length + max_new_tokens)
+
+
+def test_generate_with_the_cache_follows_the_greedy_argmax_of_forward():
+    model = _random_gpt(11)
+    idx = np.random.default_rng(12).integers(0, model.vocab_size, size=(2, 2))
+    out = model.generate(idx, 8, rng=np.random.default_rng(0), top_k=1)  # crosses block_size = 6
+    with no_grad():  # a naive loop: the argmax of forward on the cropped context, one token at a time
+        for _ in range(8):
+            nxt = model(idx[:, -model.block_size :]).data[:, -1].argmax(axis=-1)
+            idx = np.concatenate([idx, nxt[:, None]], axis=1)
+    np.testing.assert_array_equal(out, idx)
+    assert len(np.unique(out)) > 1  # the sharp model does not just repeat one token
+
+
+def test_tied_weights_drop_the_unembedding_from_the_parameter_count():
+    V, block_size, D = 7, 6, 8
+    untied = TinyGPT(V, block_size, D, 2, 2, 16, rng=np.random.default_rng(0))
+    tied = TinyGPT(V, block_size, D, 2, 2, 16, rng=np.random.default_rng(0), tie_weights=True)
+    assert parameter_count(untied) - parameter_count(tied) == V * D
+    names = [n for n, _ in tied.named_parameters()]
+    assert "W_out" not in names and names == [n for n, _ in untied.named_parameters() if n != "W_out"]
+    untied_parameters = dict(untied.named_parameters())
+    for name, p in tied.named_parameters():  # the same draws: W_out is drawn last
+        np.testing.assert_array_equal(p.data, untied_parameters[name].data)
+
+
+def test_tied_head_is_the_final_hidden_vectors_times_the_embedding_transposed():
+    model = _random_gpt(13, tie_weights=True)
+    idx = np.random.default_rng(14).integers(0, model.vocab_size, size=(3, 5))
+    with no_grad():
+        x = model.W_te.data[idx] + model.W_pe.data[:5]  # (B, T, D), by hand
+        for block in model.blocks:
+            x = block(x).data
+        H = A.layer_norm(x, model.ln_f.gamma.data, model.ln_f.beta.data)  # (B, T, D)
+        logits = model(idx).data
+    np.testing.assert_allclose(logits, H @ model.W_te.data.T, rtol=1e-12, atol=1e-12)
+
+
+def test_tied_embedding_gets_the_gradient_of_both_uses():
+    tied = _random_gpt(15, num_layers=1, tie_weights=True, V=5, block_size=3, D=4)
+    rng = np.random.default_rng(16)
+    idx, targets = rng.integers(0, 5, size=(2, 3)), rng.integers(0, 5, size=(2, 3))
+    tied.loss(idx, targets).backward()
+    W_te = tied.W_te.data.copy()
+
+    def loss_of(W):  # the loss as a function of the embedding matrix alone, for finite differences
+        tied.W_te.data = W
+        with no_grad():
+            return tied.loss(idx, targets).item()
+
+    np.testing.assert_allclose(tied.W_te.grad, numerical_gradient(loss_of, W_te), rtol=1e-6, atol=1e-8)
+    # the same model untied, W_out a copy of W_teᵀ: the tied gradient is the sum of the two parameters' gradients
+    tied.W_te.data = W_te
+    untied = _random_gpt(15, num_layers=1, V=5, block_size=3, D=4)
+    untied_parameters = dict(untied.named_parameters())
+    for name, p in tied.named_parameters():
+        untied_parameters[name].data = p.data.copy()
+    untied.W_out.data = W_te.T.copy()
+    untied.loss(idx, targets).backward()
+    np.testing.assert_allclose(tied.W_te.grad, untied.W_te.grad + untied.W_out.grad.T, rtol=1e-10, atol=1e-14)
+    assert np.abs(untied.W_out.grad).max() > 1e-3 and np.abs(untied.W_te.grad).max() > 1e-3  # both uses count
+
+
+def test_cache_and_tying_arguments_are_refused_by_name():
+    model, prompt, rng = _small_gpt(), np.zeros((1, 2), dtype=int), np.random.default_rng(0)
+    with pytest.raises(ValueError, match="use_cache must be True or False; received 'yes'"):
+        model.generate(prompt, 1, rng=rng, use_cache="yes")
+    with pytest.raises(ValueError, match="use_cache must be True or False; received 1"):
+        model.generate(prompt, 1, rng=rng, use_cache=1)
+    with pytest.raises(ValueError, match="tie_weights must be True or False; received 1"):
+        TinyGPT(5, 4, 8, 2, 1, 8, rng=np.random.default_rng(0), tie_weights=1)
+    with pytest.raises(ValueError, match=r"prompt_length must be between 1 and the length of idx, 2; received 3"):
+        model.forward_incremental(prompt, prompt_length=3)
+    with pytest.raises(ValueError, match="prompt_length must be an integer >= 1; received 0"):
+        model.forward_incremental(prompt, prompt_length=0)
+    with pytest.raises(ValueError, match=r"idx has sequences of 5 tokens, more than block_size = 4"):
+        model.forward_incremental(np.zeros((1, 5), dtype=int))

@@ -83,14 +83,20 @@ EXAMPLES = {
     "implementations.transformer.TinyGPT": Example(
         build=lambda: (transformer.TinyGPT,
                        {"vocab_size": V, "block_size": BLOCK, "d_model": D, "num_heads": HEADS, "num_layers": 1,
-                        "d_ff": D_FF, "rng": rng()}),
+                        "d_ff": D_FF, "rng": rng(), "tie_weights": True}),
         roles={"vocab_size": "count", "block_size": "count", "d_model": "count", "num_heads": "count",
-               "num_layers": "count", "d_ff": "count", "rng": "rng"},
+               "num_layers": "count", "d_ff": "count", "rng": "rng", "tie_weights": "flag"},
         extra=[("a num_heads that does not divide d_model", {"num_heads": 3}, ())]),
     "implementations.transformer.TinyGPT.forward": Example(
         build=lambda: (gpt().forward, {"idx": IDS, "return_weights": True}),
         roles={"idx": f"ids:{V}", "return_weights": "flag"},
         extra=_IDS_EXTRAS + [("sequences longer than block_size", {"idx": np.zeros((B, BLOCK + 1), dtype=int)}, ())]),
+    "implementations.transformer.TinyGPT.forward_incremental": Example(
+        build=lambda: (gpt().forward_incremental, {"idx": IDS, "prompt_length": 2}),
+        roles={"idx": f"ids:{V}", "prompt_length": "count"},
+        extra=_IDS_EXTRAS + [("sequences longer than block_size", {"idx": np.zeros((B, BLOCK + 1), dtype=int)}, ()),
+                             ("a prompt_length above the length of idx", {"prompt_length": T + 1}, ()),
+                             ("a prompt_length of True", {"prompt_length": True}, ())]),
     "implementations.transformer.TinyGPT.loss": Example(
         build=lambda: (gpt().loss, {"idx": IDS, "targets": TARGETS, "ignore_index": None}),
         roles={"idx": f"ids:{V}", "targets": f"labels:{V}:idx"},
@@ -104,9 +110,10 @@ EXAMPLES = {
             ("targets of another length", {"targets": TARGETS[:, :-1]}, ())]),
     "implementations.transformer.TinyGPT.generate": Example(
         build=lambda: (gpt().generate,
-                       {"idx": IDS, "max_new_tokens": 3, "rng": rng(), "temperature": 0.8, "top_k": 3}),
+                       {"idx": IDS, "max_new_tokens": 3, "rng": rng(), "temperature": 0.8, "top_k": 3,
+                        "use_cache": True}),
         roles={"idx": f"ids:{V}", "max_new_tokens": "count0", "rng": "rng", "temperature": "rate",
-               "top_k": "count?"},
+               "top_k": "count?", "use_cache": "flag"},
         extra=_IDS_EXTRAS[:4] + [("a top_k above vocab_size", {"top_k": V + 1}, ()),
                                  ("a top_k of True", {"top_k": True}, ())]),
 }
