@@ -29,6 +29,29 @@ __all__ = [
 ]
 
 
+def _parts_to_check(candidate, rng, default_name, *probe):
+    """(rng, name) for a check made of several parts, or None for a stub, after one reminder.
+
+    A stub raises NotImplementedError in every part; calling it once on the small input ``probe`` reminds the reader
+    once instead of once per part. Any other error of that call is left to the parts, which report it with the input
+    that causes it.
+    """
+    __tracebackhide__ = True
+    if not callable(candidate):
+        raise TypeError(f"candidate must be a function; received {type(candidate).__name__}. "
+                        "Pass your function itself, without calling it.")
+    rng = check_rng(rng)
+    name = getattr(candidate, "__name__", default_name)
+    try:
+        candidate(*probe)
+    except NotImplementedError:
+        _remind_not_implemented(name)
+        return None
+    except Exception:  # noqa: BLE001  (any other error is reported by the parts, with the input that causes it)
+        pass
+    return rng, name
+
+
 # --- chapter 1 --------------------------------------------------------------------------------------------------
 
 def _regression_inputs(rng, size):
@@ -182,18 +205,10 @@ def _part(candidate, index, results="grad, H"):
 def poisson_gradient_hessian(candidate, *, rng):
     """``poisson_gradient_hessian(X, y, w)`` -> (gradient, Hessian) against ``glm.poisson_gradient_hessian``."""
     __tracebackhide__ = True
-    if not callable(candidate):
-        raise TypeError(f"candidate must be a function; received {type(candidate).__name__}. "
-                        "Pass your function itself, without calling it.")
-    rng = check_rng(rng)
-    name = getattr(candidate, "__name__", "poisson_gradient_hessian")
-    try:
-        candidate(np.zeros((1, 1)), np.ones(1), np.zeros(2))
-    except NotImplementedError:  # a stub: one reminder, not one per part of the check
-        _remind_not_implemented(name)
+    started = _parts_to_check(candidate, rng, "poisson_gradient_hessian", np.zeros((1, 1)), np.ones(1), np.zeros(2))
+    if started is None:  # a stub: reminded once
         return
-    except Exception:  # noqa: BLE001  (any other error is reported below, with the input that causes it)
-        pass
+    rng, name = started
     for index, what in enumerate(("the gradient, its first result", "the Hessian, its second result")):
         check_function(_part(candidate, index), lambda X, y, w, i=index: glm.poisson_gradient_hessian(X, y, w)[i],
                        _count_inputs, rng=rng, name=name, quantity=what)
@@ -303,18 +318,10 @@ def _gram_of(candidate):
 def product_features(candidate, *, rng):
     """``product_features(Phi1, Phi2)``: of shape (N, M₁M₂), with ΦΦᵀ = K₁ ∘ K₂ (any order of the columns)."""
     __tracebackhide__ = True
-    if not callable(candidate):
-        raise TypeError(f"candidate must be a function; received {type(candidate).__name__}. "
-                        "Pass your function itself, without calling it.")
-    rng = check_rng(rng)
-    name = getattr(candidate, "__name__", "product_features")
-    try:
-        candidate(np.ones((1, 1)), np.ones((1, 1)))
-    except NotImplementedError:  # a stub: one reminder, not one per part of the check
-        _remind_not_implemented(name)
+    started = _parts_to_check(candidate, rng, "product_features", np.ones((1, 1)), np.ones((1, 1)))
+    if started is None:  # a stub: reminded once
         return
-    except Exception:  # noqa: BLE001  (any other error is reported below, with the input that causes it)
-        pass
+    rng, name = started
     check_function(candidate, _right_shape_else_reference(candidate), _feature_map_inputs, rng=rng, name=name,
                    quantity="the shape (N, M₁M₂) of its features")
     check_function(_gram_of(candidate), _product_gram, _feature_map_inputs, rng=rng, name=name,
@@ -409,18 +416,10 @@ def _tensor_gradient(function):
 def softplus(candidate, *, rng):
     """The Tensor function ``softplus(z)``: its values against log(1 + eᶻ), its gradient against σ(z)."""
     __tracebackhide__ = True
-    if not callable(candidate):
-        raise TypeError(f"candidate must be a function; received {type(candidate).__name__}. "
-                        "Pass your function itself, without calling it.")
-    rng = check_rng(rng)
-    name = getattr(candidate, "__name__", "softplus")
-    try:
-        candidate(Tensor(np.zeros(1)))
-    except NotImplementedError:  # a stub: one reminder, not one per part of the check
-        _remind_not_implemented(name)
+    started = _parts_to_check(candidate, rng, "softplus", Tensor(np.zeros(1)))
+    if started is None:  # a stub: reminded once
         return
-    except Exception:  # noqa: BLE001  (any other error is reported below, with the input that causes it)
-        pass
+    rng, name = started
     check_function(_tensor_value(candidate), lambda z: np.logaddexp(0.0, z), _softplus_inputs, rng=rng,
                    warnings_as_errors=True, name=name, quantity="its values")
     check_function(_tensor_gradient(candidate), logistic.sigmoid, _softplus_inputs, rng=rng,
@@ -486,18 +485,11 @@ def dropout_forward_backward(candidate, *, rng):
     grad_H = ∂L/∂H = mask ⊙ grad_out / (1 − p). Every input has a kept and a dropped entry, and p is never near ½.
     """
     __tracebackhide__ = True
-    if not callable(candidate):
-        raise TypeError(f"candidate must be a function; received {type(candidate).__name__}. "
-                        "Pass your function itself, without calling it.")
-    rng = check_rng(rng)
-    name = getattr(candidate, "__name__", "dropout_forward_backward")
-    try:
-        candidate(np.ones((1, 2)), np.array([[True, False]]), 0.25, np.ones((1, 2)))
-    except NotImplementedError:  # a stub: one reminder, not one per part of the check
-        _remind_not_implemented(name)
+    started = _parts_to_check(candidate, rng, "dropout_forward_backward",
+                              np.ones((1, 2)), np.array([[True, False]]), 0.25, np.ones((1, 2)))
+    if started is None:  # a stub: reminded once
         return
-    except Exception:  # noqa: BLE001  (any other error is reported below, with the input that causes it)
-        pass
+    rng, name = started
     for index, what in enumerate(("out, its first result", "grad_H, its second result")):
         check_function(_part(candidate, index, "out, grad_H"), lambda *a, i=index: _dropout_reference(*a)[i],
                        _dropout_inputs, rng=rng, name=name, quantity=what)
@@ -578,18 +570,11 @@ def batchnorm_backward(candidate, *, rng):
     ∂L/∂x = γ / √(σ²_B + ε) ⊙ (g − mean(g) − x̂ ⊙ mean(g ⊙ x̂)), g = grad_out, means over the batch.
     """
     __tracebackhide__ = True
-    if not callable(candidate):
-        raise TypeError(f"candidate must be a function; received {type(candidate).__name__}. "
-                        "Pass your function itself, without calling it.")
-    rng = check_rng(rng)
-    name = getattr(candidate, "__name__", "batchnorm_backward")
-    try:
-        candidate(np.array([[0.0], [1.0]]), np.ones(1), np.ones((2, 1)), 1e-5)
-    except NotImplementedError:  # a stub: one reminder, not one per part of the check
-        _remind_not_implemented(name)
+    started = _parts_to_check(candidate, rng, "batchnorm_backward",
+                              np.array([[0.0], [1.0]]), np.ones(1), np.ones((2, 1)), 1e-5)
+    if started is None:  # a stub: reminded once
         return
-    except Exception:  # noqa: BLE001  (any other error is reported below, with the input that causes it)
-        pass
+    rng, name = started
     results = "grad_x, grad_gamma, grad_beta"
     for index, what in enumerate(("grad_x, its first result", "grad_gamma, its second result",
                                   "grad_beta, its third result")):

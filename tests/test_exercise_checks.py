@@ -275,20 +275,34 @@ def test_a_classic_mistake_is_rejected(exercise, mistake, wrong, capsys):
     assert f"pass: {exercise} agrees" not in capsys.readouterr().out  # softplus may pass one of its two parts
 
 
-def test_a_stub_gets_the_reminder(capsys):
-    def ridge_weights(X, y, l2):
+# --- what every check does, whatever the exercise -----------------------------------------------------------------
+
+def _stub(name):
+    def stub(*args):
         raise NotImplementedError
 
-    exercise_checks.ridge_weights(ridge_weights, rng=np.random.default_rng(0))
-    assert "ridge_weights is not implemented yet" in capsys.readouterr().out
+    stub.__name__ = name
+    return stub
 
 
-def test_a_stub_of_a_two_part_check_gets_one_reminder(capsys):
-    def softplus(z):
-        raise NotImplementedError
+@pytest.mark.parametrize("check", sorted(exercise_checks.__all__))
+def test_a_stub_gets_one_reminder(check, capsys):
+    getattr(exercise_checks, check)(_stub(check), rng=np.random.default_rng(0))
+    out = capsys.readouterr().out
+    assert out.count("is not implemented yet") == 1  # a check of several parts reminds once
+    assert f"{check} is not implemented yet" in out
 
-    exercise_checks.softplus(softplus, rng=np.random.default_rng(0))
-    assert capsys.readouterr().out.count("not implemented yet") == 1
+
+@pytest.mark.parametrize("check", sorted(exercise_checks.__all__))
+def test_the_function_itself_is_required(check):
+    with pytest.raises(TypeError, match="must be a function"):
+        getattr(exercise_checks, check)(1.0, rng=np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("check", sorted(exercise_checks.__all__))
+def test_a_seed_instead_of_a_generator_is_refused(check):
+    with pytest.raises((TypeError, ValueError), match="rng"):
+        getattr(exercise_checks, check)(_stub(check), rng=42)
 
 
 def test_the_issue_examples_read_as_intended():

@@ -103,30 +103,6 @@ def test_a_classic_mistake_fails(check, mistake, wrong, seed, capsys):
     assert capsys.readouterr().out.count("pass:") <= 1  # a right forward pass may pass its part, never both
 
 
-@pytest.mark.parametrize("check", sorted(WRONG))
-def test_a_stub_gets_one_reminder(check, capsys):
-    def stub(*args):
-        raise NotImplementedError
-
-    stub.__name__ = check
-    getattr(exercise_checks, check)(stub, rng=np.random.default_rng(0))
-    out = capsys.readouterr().out
-    assert out.count("is not implemented yet") == 1
-    assert f"{check} is not implemented yet" in out
-
-
-@pytest.mark.parametrize("check", sorted(WRONG))
-def test_the_function_itself_is_required(check):
-    with pytest.raises(TypeError, match="must be a function"):
-        getattr(exercise_checks, check)(1.0, rng=np.random.default_rng(0))
-
-
-@pytest.mark.parametrize("check", sorted(WRONG))
-def test_a_seed_instead_of_a_generator_is_refused(check):
-    with pytest.raises((TypeError, ValueError), match="rng"):
-        getattr(exercise_checks, check)(globals()[check], rng=42)
-
-
 # --- what the messages teach ----------------------------------------------------------------------------------------
 
 def test_the_check_names_the_result_that_disagrees_and_the_readers_arguments():
