@@ -1,9 +1,12 @@
 """Classification metrics: accuracy, the confusion matrix, precision, recall and F1; curves over thresholds (ROC,
-precision–recall), their areas, and the scores and calibration of predicted probabilities."""
+precision–recall), their areas, and the scores and calibration of predicted probabilities; McNemar's test of two
+classifiers scored on the same examples."""
+
+from math import comb
 
 import numpy as np
 
-from ._validation import as_finite_array, check_flag, check_labels, check_nonnegative, check_positive_int
+from ._validation import as_array, as_finite_array, check_flag, check_labels, check_nonnegative, check_positive_int
 
 __all__ = [
     "accuracy",
@@ -18,6 +21,7 @@ __all__ = [
     "log_loss",
     "reliability_curve",
     "cost_optimal_threshold",
+    "mcnemar_test",
 ]
 
 
@@ -455,3 +459,49 @@ def cost_optimal_threshold(c_fp, c_fn):
         raise ValueError("c_fp and c_fn are both 0; expected at least one positive cost (with no cost at all every "
                          "threshold is optimal). Give the costs of a false positive and a false negative.")
     return c_fp / (c_fp + c_fn)
+
+
+def _check_correct(correct, name, length=None):
+    """``correct`` as a 1-D bool array (True where the classifier is right), refused by name otherwise."""
+    correct = as_array(correct, name, dtype=None)
+    if correct.ndim != 1 or correct.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array, one entry per test example; received shape "
+                         f"{correct.shape}.")
+    if correct.dtype != bool:
+        if correct.dtype.kind not in "iuf" or not np.isin(correct, (0, 1)).all():
+            raise ValueError(f"{name} must hold True/False (or 1/0) for right/wrong; received values other than 0 "
+                             "and 1. Pass predictions == labels.")
+        correct = correct.astype(bool)
+    if length is not None and correct.size != length:
+        raise ValueError(f"{name} has {correct.size} entries but correct_a has {length}; both must score the same "
+                         "test examples, in the same order.")
+    return correct
+
+
+def mcnemar_test(correct_a, correct_b):
+    """McNemar's exact test of two classifiers scored on the same examples.
+
+    Only the examples on which the two disagree tell them apart: b of them only classifier A gets right, c only B.
+    If the two were equally good, each of these n = b + c examples would be won by either with probability ½, and
+    b would be Binomial(n, ½). The two-sided p-value is the probability of a split at least as uneven as the one
+    observed, min(1, 2 · P(Binomial(n, ½) ≥ max(b, c))), and 1 when n = 0.
+
+    Parameters
+    ----------
+    correct_a, correct_b : array_like of bool of shape (N,)
+        Whether classifier A (B) classifies each test example correctly, e.g. ``y_pred_a == y_true``.
+
+    Returns
+    -------
+    only_a : int
+        b, the examples only A gets right.
+    only_b : int
+        c, the examples only B gets right.
+    p_value : float in (0, 1]
+    """
+    correct_a = _check_correct(correct_a, "correct_a")
+    correct_b = _check_correct(correct_b, "correct_b", correct_a.size)
+    only_a, only_b = int(np.sum(correct_a & ~correct_b)), int(np.sum(correct_b & ~correct_a))
+    n = only_a + only_b
+    tail = sum(comb(n, k) for k in range(max(only_a, only_b), n + 1)) / 2**n  # P(the larger count or more)
+    return only_a, only_b, min(1.0, 2 * tail)

@@ -16,6 +16,7 @@ from implementations.metrics import (
     brier_score,
     cost_optimal_threshold,
     log_loss,
+    mcnemar_test,
     precision_recall_curve,
     reliability_curve,
     roc_auc,
@@ -327,3 +328,40 @@ def test_no_warnings_on_edge_cases():
         reliability_curve([0, 1], [0.0, 1.0], num_bins=10)  # eight empty bins: NaN without a RuntimeWarning
         log_loss([0, 1], [1.0, 0.0])
         roc_curve([0, 1], [3.0, 3.0])
+
+
+# --- McNemar's test ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_mcnemar_test_counts_the_disagreements_and_equals_scipys_binomial_test(seed):
+    rng = np.random.default_rng(seed)
+    N = int(rng.integers(1, 60))
+    correct_a, correct_b = rng.random(N) < 0.8, rng.random(N) < rng.uniform(0.5, 0.95)  # (N,) each
+    only_a, only_b, p_value = mcnemar_test(correct_a, correct_b)
+    assert only_a == sum(a and not b for a, b in zip(correct_a, correct_b, strict=True))
+    assert only_b == sum(b and not a for a, b in zip(correct_a, correct_b, strict=True))
+    n = only_a + only_b
+    expected = 1.0 if n == 0 else stats.binomtest(only_a, n, 0.5).pvalue  # exact two-sided binomial test
+    assert p_value == pytest.approx(expected, rel=1e-12)
+    assert mcnemar_test(correct_b, correct_a) == (only_b, only_a, p_value)  # symmetric in A and B
+
+
+def test_mcnemar_test_by_hand():
+    correct_a = np.array([True] * 5 + [False] * 2 + [True] * 10)  # A alone right 5 times, B alone 2 times
+    correct_b = np.array([False] * 5 + [True] * 2 + [True] * 10)
+    # n = 7; P(X ≥ 5) = (21 + 7 + 1) / 128 for X ~ Binomial(7, ½), doubled
+    assert mcnemar_test(correct_a, correct_b) == (5, 2, 2 * 29 / 128)
+    assert mcnemar_test(np.ones(4, bool), np.ones(4, bool)) == (0, 0, 1.0)  # no disagreement: no evidence
+    assert mcnemar_test([1, 0, 1], [1, 1, 0]) == (1, 1, 1.0)  # 0/1 accepted as False/True
+
+
+def test_mcnemar_test_refuses_bad_input_by_name():
+    with pytest.raises(ValueError, match="correct_b has 3 entries but correct_a has 4"):
+        mcnemar_test(np.ones(4, bool), np.ones(3, bool))
+    with pytest.raises(ValueError, match="correct_a must hold True/False"):
+        mcnemar_test(np.array([0.5, 1.0]), np.ones(2, bool))
+    with pytest.raises(ValueError, match="correct_b must be a non-empty 1-D array"):
+        mcnemar_test(np.ones(4, bool), np.ones((2, 2), bool))
+    with pytest.raises(TypeError, match="correct_a must be a numeric array"):
+        mcnemar_test("right", np.ones(2, bool))

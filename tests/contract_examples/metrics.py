@@ -42,6 +42,18 @@ def _labels_without_a_class_count(name, value):
             ("one label fewer than the other argument", {name: value[:-1]}, ())]
 
 
+_correct_a = np.array([True, True, False, True, False, True])  # (N,) = (6,): right or wrong per example
+_correct_b = np.array([True, False, True, True, False, False])  # (6,)
+
+
+def _bad_correct(name, value):
+    """The bad variants of a per-example right/wrong array."""
+    return [("a string", {name: "right"}, ()), ("a value 0.5", {name: np.r_[0.5, value[1:].astype(float)]}, ()),
+            ("a NaN", {name: np.r_[np.nan, value[1:].astype(float)]}, ()),
+            ("one dimension more", {name: value[None]}, ()), ("no entries", {name: value[:0]}, ()),
+            ("one entry fewer than the other", {name: value[:-1]}, ())]
+
+
 EXAMPLES = {
     "implementations.metrics.accuracy": Example(
         build=lambda: (metrics.accuracy, {"y_true": y_true, "y_pred": y_pred}),
@@ -89,4 +101,7 @@ EXAMPLES = {
         build=lambda: (metrics.cost_optimal_threshold, {"c_fp": 1.0, "c_fn": 4.0}),
         roles={"c_fp": "penalty", "c_fn": "penalty"},
         extra=[("both costs 0", {"c_fp": 0.0, "c_fn": 0.0}, ())]),
+    "implementations.metrics.mcnemar_test": Example(
+        build=lambda: (metrics.mcnemar_test, {"correct_a": _correct_a, "correct_b": _correct_b}),
+        extra=_bad_correct("correct_a", _correct_a)[:-1] + _bad_correct("correct_b", _correct_b)),
 }
