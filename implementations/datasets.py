@@ -1,6 +1,6 @@
-"""The data files shipped with the book: five small CSV tables, checked against their checksums before reading.
+"""The data files shipped with the book: five small CSV tables and a novel, checked against their checksums first.
 
-The CSV files live in the repository's ``data/`` folder next to a ``SHA256SUMS`` file;
+The files live in the repository's ``data/`` folder next to a ``SHA256SUMS`` file;
 each loader checks the file against its checksum before reading it, so an edited or
 truncated copy fails loudly instead of silently changing the book's numbers.
 ``data/README.md`` says where each table comes from. The synthetic problems, drawn
@@ -24,6 +24,7 @@ __all__ = [
     "load_penguins",
     "load_sunspots",
     "load_digits",
+    "load_persuasion",
     "verify_checksum",
 ]
 
@@ -68,6 +69,8 @@ DIGITS_DTYPES = {
     **{f"pixel_{i}_{j}": "int64" for i in range(DIGITS_SIDE) for j in range(DIGITS_SIDE)},  # row i, column j
     "label": "int64",  # the digit, 0-9
 }
+PERSUASION_SPLITS = ("all", "train", "validation")
+PERSUASION_VALIDATION_SHARE = 10  # the last 1/10 of the paragraphs (rounded down) is the validation text
 PENGUIN_MEASUREMENTS = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", "body_mass_g"]
 # Class index k of each species in the book: y = k means PENGUIN_SPECIES[k].
 #: The three species of the penguin table, in the order of their class labels 0, 1, 2.
@@ -75,6 +78,8 @@ PENGUIN_SPECIES = ("Adelie", "Chinstrap", "Gentoo")
 
 
 def _restore_hint(name):
+    if name.endswith(".npz"):  # a trained state (chapter 7's language model), written by a training script
+        return f"Restore it with `git checkout -- data/{name}` or retrain it with `make language-model`."
     return f"Restore it with `git checkout -- data/{name}` or regenerate all data files with `make data`."
 
 
@@ -397,3 +402,49 @@ def _check_range(path, table, columns, low, high):
         raise ValueError(f"{path.name}: the value {values[row, column]} in column {columns[column]!r}, data row "
                          f"{row + 1} (line {row + 2} of {path}), is outside {low}..{high}. The file is damaged. "
                          + _restore_hint(path.name))
+
+
+def load_persuasion(*, split="all", data_dir=None):
+    """Load Jane Austen's novel *Persuasion* (1818) as one string, for a character- or token-level language model.
+
+    The whole novel, 24 chapters, 464,346 characters of plain ASCII: one paragraph per line, paragraphs separated by
+    a blank line (``"\\n\\n"``), a chapter heading ("Chapter 7") as a paragraph of its own, case and punctuation as
+    printed. Its P = 1,035 paragraphs split in order: the last P // 10 = 103 (the close of chapter 22 and chapters
+    23 and 24, 48,596 characters) are the validation text, the 932 before them (415,750 characters) the training
+    text, so the two never share a paragraph and ``train + validation`` is the whole novel.
+
+    Parameters
+    ----------
+    split : {"all", "train", "validation"}, default "all"
+        Which part to return.
+    data_dir : str or pathlib.Path, optional
+        Folder holding ``persuasion.txt`` and ``SHA256SUMS``; defaults to the repository's ``data/``.
+
+    Returns
+    -------
+    text : str
+        The requested part. ``"train"`` ends with the blank line before the first validation paragraph; every part
+        ends with ``"\\n"``.
+
+    Raises
+    ------
+    FileNotFoundError, ValueError
+        If ``data_dir`` or the file is missing, or the file does not match its checksum (see
+        :func:`verify_checksum`); if ``split`` is not one of the three names.
+    TypeError
+        If ``data_dir`` is not a path, or ``split`` is not a str.
+    """
+    if not isinstance(split, str):
+        raise TypeError(f"split must be a str, one of {list(PERSUASION_SPLITS)}; received {_describe(split)}.")
+    if split not in PERSUASION_SPLITS:
+        raise ValueError(f"split must be one of {list(PERSUASION_SPLITS)}; received {split!r}. "
+                         "Pass split='train' or split='validation' for the two parts, split='all' for the novel.")
+    path = _data_folder(data_dir, "persuasion.txt") / "persuasion.txt"
+    _verify_checksum(path)
+    text = path.read_bytes().decode("utf-8")  # bytes, not read_text: "\n" stays "\n" on every platform
+    if split == "all":
+        return text
+    paragraphs = text.split("\n\n")  # (P,) the last one ends with the file's final "\n"
+    n_train = len(paragraphs) - len(paragraphs) // PERSUASION_VALIDATION_SHARE
+    train = "\n\n".join(paragraphs[:n_train]) + "\n\n"
+    return train if split == "train" else text[len(train):]

@@ -1,4 +1,4 @@
-"""Recurrent networks on the autograd engine: RNN (optionally bidirectional), LSTM and GRU.
+"""Recurrent networks on the autograd engine: RNN, LSTM and GRU, each optionally stacked and bidirectional.
 
 Chapter 6 of the book. Batches are batch first: ``x`` has shape (B, T, D) for B sequences of T steps
 with D features each (a NumPy array or a Tensor). ``lengths`` (B,) marks padded batches: step t of
@@ -9,24 +9,34 @@ frozen, so the final state is the one at the sequence's own last step.
 one matrix product before the loop, and each step reads its slice with a gradient that the engine writes
 in place (see ``autograd._IndexedGrad``), so the backward pass stays O(T). ``LSTM`` and ``GRU`` run their
 loop over time in NumPy as a single node of the graph (``_lstm_loop``, ``_gru_loop``), with the backward
-pass through it written out (``_lstm_backward``, ``_gru_backward``): built from engine operations, each of
-their steps would add about fifteen nodes, whose bookkeeping costs more than the arithmetic on matrices
-this small.
+pass through it written out (``_lstm_backward``, ``_gru_backward``): built from engine operations, each of their
+steps would add about fifteen nodes, whose bookkeeping costs more than the arithmetic on matrices this small.
+These loops, and the base class ``_Recurrent`` that runs the layers and directions below, are in the private
+module ``_recurrent_loops``.
+
+Layers and directions, the same for the three cells. ``num_layers=L`` stacks L layers: layer l ≥ 2 reads the
+outputs of layer l − 1. ``bidirectional=True`` gives every layer a second parameter set, suffix ``_rev``, that
+reads each sequence backwards within its own length; its outputs follow the forward ones at every step, so a
+layer outputs W = 2H numbers per step (W = H otherwise; ``cell.width``). Layer 1's parameters keep the names of
+the equations (``W_xh``, ``W_f``, ...); layer l ≥ 2 adds ``_l<l>`` before any ``_rev`` (``W_xh_l2``,
+``W_f_l2_rev``), and its input weights have W rows for x where layer 1's have D. A state, initial or final, is
+(B, W) for one layer and (L, B, W) for L layers, state[l] being layer l + 1's, forward half first. PyTorch puts
+the directions on the first axis instead, (2L, B, H): its h_n is
+``h.reshape(L, B, 2, H).transpose(0, 2, 1, 3).reshape(2 * L, B, H)``.
 """
 
 import numpy as np
 
+from ._recurrent_loops import _gru_loop, _lstm_loop, _Recurrent
 from ._validation import (
     _describe,
     as_array,
     check_finite_number,
     check_finite_values,
     check_flag,
-    check_positive_int,
     check_rng,
 )
 from .autograd import Tensor, _tensor_argument, concatenate, stack, where
-from .nn import Module
 
 __all__ = ["RNN", "LSTM", "GRU", "chrono_init", "rnn_bptt", "parameter_count"]
 
@@ -49,11 +59,6 @@ def _uniform(rng, shape, hidden_size):
     """U(−1/√H, 1/√H), the initialization PyTorch uses for recurrent layers."""
     bound = 1.0 / np.sqrt(hidden_size)
     return Tensor(rng.uniform(-bound, bound, size=shape), requires_grad=True)
-
-
-def _sigmoid(a):
-    """sigm(a) = 1 / (1 + e^(−a)), computed as (1 + tanh(a/2)) / 2, which never overflows."""
-    return 0.5 + 0.5 * np.tanh(0.5 * a)
 
 
 def _check_input(x, input_size, lengths):
@@ -94,22 +99,6 @@ def _check_lengths(lengths, B, T):
     return values.astype(np.int64)
 
 
-def _state_tensor(value, shape, name, *, argument=None):
-    """An initial state as a Tensor of ``shape``: zeros if ``value`` is None, else ``value`` after a shape check.
-
-    ``argument`` is the caller's argument that holds the state when it is not ``name`` itself (the LSTM's ``state``).
-    """
-    if value is None:
-        return Tensor(np.zeros(shape))
-    where = f" (in {argument})" if argument else ""
-    value = _tensor_argument(value, name + where)
-    if value.shape != shape:
-        fix = f"Pass {argument}=(h0, c0) with" if argument else "Pass"
-        raise ValueError(f"{name} must have shape {shape}; received {value.shape}. {fix} one state of the cell's "
-                         f"width ({shape[1]}) per sequence of x ({shape[0]}).")
-    return value
-
-
 def _freeze_past_end(valid, t, new, old):
     """The state after step t: ``new`` for sequences still running, ``old`` for those already ended."""
     return new if valid is None else where(valid[:, t : t + 1], new, old)
@@ -120,15 +109,7 @@ def _output(valid, states):
     return states if valid is None else states * valid[:, :, None]
 
 
-def _reverse_index(lengths, B, T):
-    """Index (B, T) that reverses each sequence within its own length and leaves padding in place."""
-    t = np.broadcast_to(np.arange(T), (B, T))
-    if lengths is None:
-        return t[:, ::-1].copy()
-    return np.where(t < lengths[:, None], lengths[:, None] - 1 - t, t)
-
-
-class RNN(Module):
+class RNN(_Recurrent):
     """Elman recurrent network, eq. (6.1): h_t = tanh(x_t W_xh + h_{t−1} W_hh + b_h).
 
     Parameters
@@ -137,23 +118,20 @@ class RNN(Module):
         D and H.
     rng : numpy.random.Generator
         Weights ~ U(−1/√H, 1/√H); biases start at 0.
+    num_layers : int, default 1
+        L layers, each reading the outputs of the one before; layer l ≥ 2's parameters end in ``_l<l>``.
     bidirectional : bool, default False
-        Add a second set of parameters (suffix ``_rev``) that reads each sequence backwards; its outputs are
-        concatenated after the forward ones at every step.
+        Add to every layer a second set of parameters (suffix ``_rev``) that reads each sequence backwards within
+        its length; its outputs are concatenated after the forward ones at every step (W = 2H).
     """
 
-    def __init__(self, input_size, hidden_size, *, rng, bidirectional=False):
-        self.input_size = check_positive_int(input_size, "input_size")
-        self.hidden_size = H = check_positive_int(hidden_size, "hidden_size")
-        rng = check_rng(rng)
-        self.bidirectional = check_flag(bidirectional, "bidirectional")
-        self.W_xh = _uniform(rng, (self.input_size, H), H)  # (D, H)
-        self.W_hh = _uniform(rng, (H, H), H)  # (H, H)
-        self.b_h = Tensor(np.zeros(H), requires_grad=True)  # (H,)
-        if self.bidirectional:
-            self.W_xh_rev = _uniform(rng, (self.input_size, H), H)
-            self.W_hh_rev = _uniform(rng, (H, H), H)
-            self.b_h_rev = Tensor(np.zeros(H), requires_grad=True)
+    def __init__(self, input_size, hidden_size, *, rng, num_layers=1, bidirectional=False):
+        rng = self._setup(input_size, hidden_size, rng, num_layers, bidirectional)
+        H = self.hidden_size
+        for D, suffix in self._parameter_sets():  # D: the layer's input width
+            setattr(self, "W_xh" + suffix, _uniform(rng, (D, H), H))  # (D, H)
+            setattr(self, "W_hh" + suffix, _uniform(rng, (H, H), H))  # (H, H)
+            setattr(self, "b_h" + suffix, Tensor(np.zeros(H), requires_grad=True))  # (H,)
 
     def _run(self, x, h, valid, W_xh, W_hh, b_h):
         """One direction: outputs (B, T, H) and the final state (B, H)."""
@@ -171,40 +149,37 @@ class RNN(Module):
         Parameters
         ----------
         x : array_like or Tensor of shape (B, T, D)
-        h0 : array_like or Tensor of shape (B, H), or (B, 2H) if bidirectional; zeros by default
+        h0 : array_like or Tensor of shape (B, W), or (L, B, W) if num_layers = L > 1; zeros by default
+            W = H, or 2H if bidirectional (forward half first); h0[l] starts layer l + 1.
         lengths : array_like of int, shape (B,), optional
 
         Returns
         -------
-        outputs : Tensor of shape (B, T, H), or (B, T, 2H) if bidirectional
-        h_T : Tensor of shape (B, H), or (B, 2H): the state after each sequence's last real step
+        outputs : Tensor of shape (B, T, W), the last layer's
+        h_T : Tensor of shape (B, W), or (L, B, W): the state after each sequence's last real step
         """
         x, lengths, valid = _check_input(x, self.input_size, lengths)
-        B, T, _ = x.shape
-        H = self.hidden_size
-        width = 2 * H if self.bidirectional else H
-        h0 = _state_tensor(h0, (B, width), "h0")
-        if not self.bidirectional:
-            return self._run(x, h0, valid, self.W_xh, self.W_hh, self.b_h)
-        out, h_T = self._run(x, h0[:, :H], valid, self.W_xh, self.W_hh, self.b_h)
-        rev = _reverse_index(lengths, B, T)  # (B, T)
-        rows = np.arange(B)[:, None]
-        x_rev = x[rows, rev]  # each sequence read backwards within its length
-        out_rev, h_rev = self._run(x_rev, h0[:, H:], valid, self.W_xh_rev, self.W_hh_rev, self.b_h_rev)
-        out_rev = out_rev[rows, rev]  # back to the original time order
-        return concatenate([out, out_rev], axis=2), concatenate([h_T, h_rev], axis=1)
+        h0 = self._initial_state(h0, x.shape[0], "h0")
+
+        def run(x, states, suffix):  # one layer in one direction
+            params = (getattr(self, name + suffix) for name in ("W_xh", "W_hh", "b_h"))
+            outputs, h_T = self._run(x, states[0], valid, *params)
+            return outputs, (h_T,), None
+
+        outputs, (h_T,), _ = self._run_layers(x, lengths, (h0,), run)
+        return outputs, h_T
 
 
-class LSTM(Module):
+class LSTM(_Recurrent):
     """Long short-term memory, eq. (6.4), with the gates acting on [h_{t−1}, x_t] (h first, then x).
 
     f = sigm([h, x] W_f + b_f), i = sigm([h, x] W_i + b_i), c̃ = tanh([h, x] W_c + b_c), o = sigm([h, x] W_o + b_o),
     c_t = f ⊙ c_{t−1} + i ⊙ c̃,  h_t = o ⊙ tanh(c_t).
 
-    Each W is (H + D, H): rows 0..H−1 multiply h, rows H.. multiply x. Internally the four gates are
-    computed with one fused product, and the loop over time is one node of the engine's graph with its
-    backward pass written out (``_lstm_loop``, ``_lstm_backward``). Weights ~ U(−1/√H, 1/√H); biases start at 0
-    except the forget gate's, which starts at ``forget_bias`` so that the cell remembers by default early in
+    Each W is (H + D, H): rows 0..H−1 multiply h, rows H.. multiply x (H + W rows in layers l ≥ 2). Internally the
+    four gates are computed with one fused product, and the loop over time is one node of the engine's graph with
+    its backward pass written out (``_lstm_loop``, ``_lstm_backward``). Weights ~ U(−1/√H, 1/√H); biases start at
+    0 except the forget gate's, which starts at ``forget_bias`` so that the cell remembers by default early in
     training: with f ≈ sigm(b_f) a stored value decays like sigm(b_f)^k over k steps (half-life ≈ 2 steps for
     b_f = 1, 5 for 2).
 
@@ -214,20 +189,26 @@ class LSTM(Module):
         D and H.
     rng : numpy.random.Generator
     forget_bias : float, default 1.0
-        Initial value of every entry of ``b_f``.
+        Initial value of every entry of ``b_f`` (and of every layer's and direction's forget bias).
+    num_layers : int, default 1
+        L layers, each reading the outputs of the one before; layer l ≥ 2's parameters end in ``_l<l>``.
+    bidirectional : bool, default False
+        Add to every layer a second set of parameters (suffix ``_rev``) that reads each sequence backwards within
+        its length; its outputs are concatenated after the forward ones at every step (W = 2H).
     """
 
     GATES = ("f", "i", "c", "o")
 
-    def __init__(self, input_size, hidden_size, *, rng, forget_bias=1.0):
-        self.input_size = D = check_positive_int(input_size, "input_size")
-        self.hidden_size = H = check_positive_int(hidden_size, "hidden_size")
-        rng = check_rng(rng)
+    def __init__(self, input_size, hidden_size, *, rng, forget_bias=1.0, num_layers=1, bidirectional=False):
+        rng = self._setup(input_size, hidden_size, rng, num_layers, bidirectional)
         forget_bias = check_finite_number(forget_bias, "forget_bias")  # 1 or 2 are usual
-        for gate in self.GATES:
-            setattr(self, f"W_{gate}", _uniform(rng, (H + D, H), H))
-        for gate in self.GATES:
-            setattr(self, f"b_{gate}", Tensor(np.full(H, forget_bias if gate == "f" else 0.0), requires_grad=True))
+        H = self.hidden_size
+        for D, suffix in self._parameter_sets():  # D: the layer's input width
+            for gate in self.GATES:
+                setattr(self, f"W_{gate}{suffix}", _uniform(rng, (H + D, H), H))
+            for gate in self.GATES:
+                b = np.full(H, forget_bias if gate == "f" else 0.0)
+                setattr(self, f"b_{gate}{suffix}", Tensor(b, requires_grad=True))
 
     def forward(self, x, state=None, *, lengths=None, return_gates=False):
         """Run over the sequences.
@@ -235,135 +216,50 @@ class LSTM(Module):
         Parameters
         ----------
         x : array_like or Tensor of shape (B, T, D)
-        state : tuple (h0, c0) of shape (B, H) each, optional; zeros by default
+        state : tuple (h0, c0), optional; zeros by default
+            Each of shape (B, W), or (L, B, W) if num_layers = L > 1; W = H, or 2H if bidirectional (forward half
+            first); h0[l] and c0[l] start layer l + 1.
         lengths : array_like of int, shape (B,), optional
         return_gates : bool, default False
-            Also return the gate activations {"f", "i", "o"}: arrays of shape (B, T, H), for plotting.
+            Also return the gate activations {"f", "i", "o"}: arrays of shape (B, T, W), or (L, B, T, W), for
+            plotting.
 
         Returns
         -------
-        outputs : Tensor of shape (B, T, H)
-        (h_T, c_T) : Tensors of shape (B, H)
+        outputs : Tensor of shape (B, T, W), the last layer's
+        (h_T, c_T) : Tensors of shape (B, W), or (L, B, W)
         gates : dict of str -> ndarray, only if ``return_gates``
         """
-        x, _, valid = _check_input(x, self.input_size, lengths)
-        B, H = x.shape[0], self.hidden_size
+        x, lengths, valid = _check_input(x, self.input_size, lengths)
+        B = x.shape[0]
         return_gates = check_flag(return_gates, "return_gates")
         if state is not None and not (isinstance(state, (tuple, list)) and len(state) == 2):
             shape = f" of shape {np.shape(state)}" if isinstance(state, (np.ndarray, Tensor)) else ""
-            raise ValueError(f"state must be a tuple (h0, c0) of two arrays of shape ({B}, {H}); "
+            raise ValueError(f"state must be a tuple (h0, c0) of two arrays of shape {self._state_shape(B)}; "
                              f"received {type(state).__name__}{shape}. An LSTM carries two states: pass "
                              "state=(h0, c0), e.g. the second value returned by the previous call.")
         h0, c0 = (None, None) if state is None else state
-        h0, c0 = _state_tensor(h0, (B, H), "h0", argument="state"), _state_tensor(c0, (B, H), "c0", argument="state")
+        h0, c0 = self._initial_state(h0, B, "h0", argument="state"), self._initial_state(c0, B, "c0", argument="state")
+
+        def run(x, states, suffix):  # one layer in one direction
+            return self._direction(x, *states, valid, suffix, return_gates)
+
+        outputs, state_T, gates = self._run_layers(x, lengths, (h0, c0), run)
+        return (outputs, state_T, gates) if return_gates else (outputs, state_T)
+
+    def _direction(self, x, h0, c0, valid, suffix, return_gates):
+        """One layer in one direction: outputs (B, T, H), (h_T, c_T) of shape (B, H), the gates (B, T, H) or None."""
+        H = self.hidden_size
         # fused: (H + D, 4H) and (4H,), the three sigmoid gates first
-        W = concatenate([self.W_f, self.W_i, self.W_o, self.W_c], axis=1)
-        b = concatenate([self.b_f, self.b_i, self.b_o, self.b_c], axis=0)
+        W = concatenate([getattr(self, f"W_{gate}{suffix}") for gate in "fioc"], axis=1)
+        b = concatenate([getattr(self, f"b_{gate}{suffix}") for gate in "fioc"], axis=0)
         hc, gates = _lstm_loop(x, W, b, h0, c0, valid)  # (B, T, 2H): [h_t, c_t] after every step
         outputs = _output(valid, hc[:, :, :H])  # (B, T, H)
         state_T = (hc[:, -1, :H], hc[:, -1, H:])  # frozen past the end: each sequence's last real step
-        if return_gates:  # (B, T, H) each
-            return outputs, state_T, {name: np.stack([g[:, k * H : (k + 1) * H] for g in gates], axis=1)
-                                      for k, name in enumerate("fio")}
-        return outputs, state_T
-
-
-def _lstm_loop(x, W, b, h0, c0, valid):
-    """The loop over time of :class:`LSTM` in NumPy, as one node of the graph whose backward is ``_lstm_backward``.
-
-    Built from engine operations, every step would add about fifteen nodes to the graph (a product, slices,
-    sigmoids, products of gates), whose bookkeeping costs more than the arithmetic on small matrices.
-
-    Parameters
-    ----------
-    x : Tensor of shape (B, T, D)
-    W : Tensor of shape (H + D, 4H)
-        [W_f, W_i, W_o, W_c] side by side; rows 0..H−1 multiply h_{t−1}, rows H.. multiply x_t.
-    b : Tensor of shape (4H,)
-    h0, c0 : Tensor of shape (B, H)
-    valid : ndarray of bool, shape (B, T), or None
-        False past a sequence's end, where its state is frozen.
-
-    Returns
-    -------
-    hc : Tensor of shape (B, T, 2H)
-        [h_t, c_t] after every step.
-    gates : list of T ndarrays of shape (B, 4H)
-        f, i, o and c̃ at every step.
-    """
-    x_data, W_data, b_data, h, c = x.data, W.data, b.data, h0.data, c0.data
-    B, T, H = x_data.shape[0], x_data.shape[1], h.shape[1]
-    hc = np.empty((B, T, 2 * H))  # the node's value
-    saved = []  # per step, what the backward pass needs: [h_{t−1}, x_t], c_{t−1}, the gates, tanh(c_t)
-    for t in range(T):
-        hx = np.concatenate([h, x_data[:, t]], axis=1)  # (B, H + D): [h_{t−1}, x_t]
-        a = hx @ W_data + b_data  # (B, 4H): the pre-activations of all four gates in one product
-        gates = np.concatenate([_sigmoid(a[:, : 3 * H]), np.tanh(a[:, 3 * H :])], axis=1)  # sigm for f, i, o
-        f, i, o, c_tilde = gates[:, :H], gates[:, H : 2 * H], gates[:, 2 * H : 3 * H], gates[:, 3 * H :]
-        c_new = f * c + i * c_tilde  # (B, H), eq. (6.4)
-        tanh_c = np.tanh(c_new)
-        h_new = o * tanh_c
-        saved.append((hx, c, gates, tanh_c))
-        if valid is not None:  # sequences past their end keep their state
-            keep = valid[:, t : t + 1]
-            h_new, c_new = np.where(keep, h_new, h), np.where(keep, c_new, c)
-        h, c = h_new, c_new
-        hc[:, t, :H], hc[:, t, H:] = h, c
-
-    def backward(grad):
-        return _lstm_backward(grad, saved, W_data, valid, x_bar_needed=x.requires_grad)
-
-    node = Tensor._result(hc, (x, W, b, h0, c0), backward, "lstm")  # the engine's constructor of an op's output
-    return node, [gates for _, _, gates, _ in saved]
-
-
-def _lstm_backward(grad, saved, W, valid, *, x_bar_needed):
-    """Backpropagation through time through the loop of ``_lstm_loop``, by hand, as :func:`rnn_bptt` for the RNN.
-
-    Parameters
-    ----------
-    grad : ndarray of shape (B, T, 2H)
-        ∂L/∂[h_t, c_t] from the layers that read the states.
-    saved : list of T tuples
-        ([h_{t−1}, x_t], c_{t−1}, gates, tanh(c_t)) of every step, from the forward pass.
-    W : ndarray of shape (H + D, 4H)
-    valid : ndarray of bool, shape (B, T), or None
-    x_bar_needed : bool
-        Compute the gradient of the inputs (False when they are data, not the output of a layer).
-
-    Returns
-    -------
-    x_bar : ndarray of shape (B, T, D), or None
-    W_bar : ndarray of shape (H + D, 4H)
-    b_bar : ndarray of shape (4H,)
-    h0_bar, c0_bar : ndarray of shape (B, H)
-    """
-    B, T, H = grad.shape[0], grad.shape[1], grad.shape[2] // 2
-    W_bar, b_bar = np.zeros_like(W), np.zeros(4 * H)
-    x_bar = np.zeros((B, T, W.shape[0] - H)) if x_bar_needed else None
-    h_bar, c_bar = np.zeros((B, H)), np.zeros((B, H))  # what reaches h_t and c_t from step t + 1
-    for t in reversed(range(T)):
-        hx, c_prev, gates, tanh_c = saved[t]
-        f, i, o, c_tilde = gates[:, :H], gates[:, H : 2 * H], gates[:, 2 * H : 3 * H], gates[:, 3 * H :]
-        h_bar, c_bar = h_bar + grad[:, t, :H], c_bar + grad[:, t, H:]
-        if valid is not None:  # past its end a sequence's state was copied: its gradient skips the step
-            keep = valid[:, t : t + 1]
-            h_skip, c_skip = h_bar * ~keep, c_bar * ~keep
-            h_bar, c_bar = h_bar * keep, c_bar * keep
-        c_bar = c_bar + h_bar * o * (1.0 - tanh_c**2)  # c_t also acts through h_t = o ⊙ tanh(c_t)
-        gates_bar = np.concatenate([c_bar * c_prev, c_bar * c_tilde, h_bar * tanh_c, c_bar * i], axis=1)
-        slope = gates * (1.0 - gates)  # sigm' = sigm(1 − sigm) for f, i, o ...
-        slope[:, 3 * H :] = 1.0 - c_tilde**2  # ... and tanh' = 1 − tanh² for c̃
-        a_bar = gates_bar * slope  # (B, 4H): gradient of the pre-activations
-        W_bar += hx.T @ a_bar  # Σ_t [h_{t−1}, x_t]ᵀ ā_t
-        b_bar += a_bar.sum(axis=0)
-        hx_bar = a_bar @ W.T  # (B, H + D)
-        if x_bar is not None:
-            x_bar[:, t] = hx_bar[:, H:]
-        h_bar, c_bar = hx_bar[:, :H], c_bar * f  # to h_{t−1} and c_{t−1}
-        if valid is not None:
-            h_bar, c_bar = h_bar + h_skip, c_bar + c_skip
-    return x_bar, W_bar, b_bar, h_bar, c_bar
+        if not return_gates:
+            return outputs, state_T, None
+        return outputs, state_T, {name: np.stack([g[:, k * H : (k + 1) * H] for g in gates], axis=1)  # (B, T, H)
+                                  for k, name in enumerate("fio")}
 
 
 def chrono_init(lstm, max_lag, *, rng):
@@ -372,7 +268,8 @@ def chrono_init(lstm, max_lag, *, rng):
     Tallec and Ollivier (2018): b_f = log(u) with u ~ U(1, max_lag − 1) for each unit, and b_i = −b_f. A unit
     with forget gate sigm(b_f) = u / (1 + u) keeps a stored value for about 1 + u steps, so the units start with
     memory time scales spread up to ``max_lag``, and each writes to its cell only when its input gate is
-    pushed open. Changes ``lstm.b_f`` and ``lstm.b_i`` in place and returns ``lstm``.
+    pushed open. Changes ``lstm.b_f`` and ``lstm.b_i`` in place and returns ``lstm``; in a stacked or
+    bidirectional LSTM every layer and direction gets its own draw, in the order of its parameters.
 
     Parameters
     ----------
@@ -389,13 +286,14 @@ def chrono_init(lstm, max_lag, *, rng):
         raise ValueError(f"max_lag must be a finite number of steps greater than 2; received {max_lag:g}. It is the "
                          "longest dependency expected, e.g. the length of the sequences.")
     rng = check_rng(rng)
-    b_f = np.log(rng.uniform(1.0, max_lag - 1.0, size=lstm.hidden_size))  # (H,)
-    lstm.b_f.data = b_f
-    lstm.b_i.data = -b_f
+    for _, suffix in lstm._parameter_sets():
+        b_f = np.log(rng.uniform(1.0, max_lag - 1.0, size=lstm.hidden_size))  # (H,)
+        getattr(lstm, "b_f" + suffix).data = b_f
+        getattr(lstm, "b_i" + suffix).data = -b_f
     return lstm
 
 
-class GRU(Module):
+class GRU(_Recurrent):
     """Gated recurrent unit, eq. (6.5), in the form of Chung et al. (2014) (reset gate before the product):
 
     z = sigm([h, x] W_z + b_z),  r = sigm([h, x] W_r + b_r),  h̃ = tanh([r ⊙ h, x] W_h + b_h),
@@ -404,130 +302,72 @@ class GRU(Module):
     PyTorch and cuDNN compute a variant: the reset gate multiplies the hidden part *after* its matrix
     product, tanh(x W + b + r ⊙ (h U + b')), and z weighs the old state, h_t = z ⊙ h_{t−1} + (1 − z) ⊙ h̃
     (the labelling of Cho et al., 2014).
-    Each W is (H + D, H), h rows first. Weights ~ U(−1/√H, 1/√H); biases start at 0. As in :class:`LSTM`,
-    the loop over time is one node of the graph (``_gru_loop``).
+    Each W is (H + D, H), h rows first (H + W rows in layers l ≥ 2). Weights ~ U(−1/√H, 1/√H); biases start at 0.
+    As in :class:`LSTM`, the loop over time is one node of the graph (``_gru_loop``).
+
+    Parameters
+    ----------
+    input_size, hidden_size : int
+        D and H.
+    rng : numpy.random.Generator
+    num_layers : int, default 1
+        L layers, each reading the outputs of the one before; layer l ≥ 2's parameters end in ``_l<l>``.
+    bidirectional : bool, default False
+        Add to every layer a second set of parameters (suffix ``_rev``) that reads each sequence backwards within
+        its length; its outputs are concatenated after the forward ones at every step (W = 2H).
     """
 
     GATES = ("z", "r", "h")
 
-    def __init__(self, input_size, hidden_size, *, rng):
-        self.input_size = D = check_positive_int(input_size, "input_size")
-        self.hidden_size = H = check_positive_int(hidden_size, "hidden_size")
-        rng = check_rng(rng)
-        for gate in self.GATES:
-            setattr(self, f"W_{gate}", _uniform(rng, (H + D, H), H))
-        for gate in self.GATES:
-            setattr(self, f"b_{gate}", Tensor(np.zeros(H), requires_grad=True))
+    def __init__(self, input_size, hidden_size, *, rng, num_layers=1, bidirectional=False):
+        rng = self._setup(input_size, hidden_size, rng, num_layers, bidirectional)
+        H = self.hidden_size
+        for D, suffix in self._parameter_sets():  # D: the layer's input width
+            for gate in self.GATES:
+                setattr(self, f"W_{gate}{suffix}", _uniform(rng, (H + D, H), H))
+            for gate in self.GATES:
+                setattr(self, f"b_{gate}{suffix}", Tensor(np.zeros(H), requires_grad=True))
 
     def forward(self, x, h0=None, *, lengths=None, return_gates=False):
-        """Run over the sequences; returns ``(outputs (B, T, H), h_T (B, H))``, plus the gates {"z", "r"} if asked."""
-        x, _, valid = _check_input(x, self.input_size, lengths)
-        B, H = x.shape[0], self.hidden_size
+        """Run over the sequences.
+
+        Parameters
+        ----------
+        x : array_like or Tensor of shape (B, T, D)
+        h0 : array_like or Tensor of shape (B, W), or (L, B, W) if num_layers = L > 1; zeros by default
+            W = H, or 2H if bidirectional (forward half first); h0[l] starts layer l + 1.
+        lengths : array_like of int, shape (B,), optional
+        return_gates : bool, default False
+            Also return the gates {"z", "r"}: arrays of shape (B, T, W), or (L, B, T, W).
+
+        Returns
+        -------
+        outputs : Tensor of shape (B, T, W), the last layer's
+        h_T : Tensor of shape (B, W), or (L, B, W)
+        gates : dict of str -> ndarray, only if ``return_gates``
+        """
+        x, lengths, valid = _check_input(x, self.input_size, lengths)
         return_gates = check_flag(return_gates, "return_gates")
-        h0 = _state_tensor(h0, (B, H), "h0")
-        W_zr = concatenate([self.W_z, self.W_r], axis=1)  # (H + D, 2H): both gates in one product
-        b_zr = concatenate([self.b_z, self.b_r], axis=0)  # (2H,)
-        hs, zrs = _gru_loop(x, W_zr, b_zr, self.W_h, self.b_h, h0, valid)  # (B, T, H): h_t after every step
-        result = (_output(valid, hs), hs[:, -1])  # frozen past the end: h_T is each sequence's last real step
-        if return_gates:  # (B, T, H) each
-            return (*result, {"z": np.stack([zr[:, :H] for zr in zrs], axis=1),
-                              "r": np.stack([zr[:, H:] for zr in zrs], axis=1)})
-        return result
+        h0 = self._initial_state(h0, x.shape[0], "h0")
 
+        def run(x, states, suffix):  # one layer in one direction
+            return self._direction(x, states[0], valid, suffix, return_gates)
 
-def _gru_loop(x, W_zr, b_zr, W_h, b_h, h0, valid):
-    """The loop over time of :class:`GRU` in NumPy, as one node of the graph whose backward is ``_gru_backward``.
+        outputs, (h_T,), gates = self._run_layers(x, lengths, (h0,), run)
+        return (outputs, h_T, gates) if return_gates else (outputs, h_T)
 
-    Parameters
-    ----------
-    x : Tensor of shape (B, T, D)
-    W_zr : Tensor of shape (H + D, 2H)
-        [W_z, W_r] side by side; rows 0..H−1 multiply h_{t−1}, rows H.. multiply x_t.
-    b_zr : Tensor of shape (2H,)
-    W_h : Tensor of shape (H + D, H)
-        Rows 0..H−1 multiply r ⊙ h_{t−1}, rows H.. multiply x_t.
-    b_h : Tensor of shape (H,)
-    h0 : Tensor of shape (B, H)
-    valid : ndarray of bool, shape (B, T), or None
-        False past a sequence's end, where its state is frozen.
-
-    Returns
-    -------
-    hs : Tensor of shape (B, T, H)
-        h_t after every step.
-    zrs : list of T ndarrays of shape (B, 2H)
-        z and r at every step.
-    """
-    x_data, W_zr_data, b_zr_data, W_h_data, b_h_data, h = x.data, W_zr.data, b_zr.data, W_h.data, b_h.data, h0.data
-    B, T, H = x_data.shape[0], x_data.shape[1], h.shape[1]
-    hs = np.empty((B, T, H))  # the node's value
-    saved = []  # per step, what the backward pass needs: [h_{t−1}, x_t], [r ⊙ h_{t−1}, x_t], z and r, h̃
-    for t in range(T):
-        hx = np.concatenate([h, x_data[:, t]], axis=1)  # (B, H + D): [h_{t−1}, x_t]
-        zr = _sigmoid(hx @ W_zr_data + b_zr_data)  # (B, 2H): both gates in one product
-        z, r = zr[:, :H], zr[:, H:]
-        rhx = np.concatenate([r * h, x_data[:, t]], axis=1)  # the reset gate acts on the state only
-        h_tilde = np.tanh(rhx @ W_h_data + b_h_data)  # (B, H)
-        h_new = (1.0 - z) * h + z * h_tilde  # eq. (6.5)
-        saved.append((hx, rhx, zr, h_tilde))
-        h = h_new if valid is None else np.where(valid[:, t : t + 1], h_new, h)  # frozen past the end
-        hs[:, t] = h
-
-    def backward(grad):
-        return _gru_backward(grad, saved, W_zr_data, W_h_data, valid, x_bar_needed=x.requires_grad)
-
-    node = Tensor._result(hs, (x, W_zr, b_zr, W_h, b_h, h0), backward, "gru")  # as in _lstm_loop
-    return node, [zr for _, _, zr, _ in saved]
-
-
-def _gru_backward(grad, saved, W_zr, W_h, valid, *, x_bar_needed):
-    """Backpropagation through time through the loop of ``_gru_loop``, by hand, like ``_lstm_backward``.
-
-    Parameters
-    ----------
-    grad : ndarray of shape (B, T, H)
-        ∂L/∂h_t from the layers that read the states.
-    saved : list of T tuples
-        ([h_{t−1}, x_t], [r ⊙ h_{t−1}, x_t], [z, r], h̃) of every step, from the forward pass.
-    W_zr : ndarray of shape (H + D, 2H)
-    W_h : ndarray of shape (H + D, H)
-    valid : ndarray of bool, shape (B, T), or None
-    x_bar_needed : bool
-
-    Returns
-    -------
-    x_bar : ndarray of shape (B, T, D), or None
-    W_zr_bar, b_zr_bar, W_h_bar, b_h_bar : ndarrays of the shapes of W_zr, (2H,), W_h and (H,)
-    h0_bar : ndarray of shape (B, H)
-    """
-    B, T, H = grad.shape
-    W_zr_bar, b_zr_bar = np.zeros_like(W_zr), np.zeros(2 * H)
-    W_h_bar, b_h_bar = np.zeros_like(W_h), np.zeros(H)
-    x_bar = np.zeros((B, T, W_h.shape[0] - H)) if x_bar_needed else None
-    h_bar = np.zeros((B, H))  # what reaches h_t from step t + 1
-    for t in reversed(range(T)):
-        hx, rhx, zr, h_tilde = saved[t]
-        h_prev, z, r = hx[:, :H], zr[:, :H], zr[:, H:]
-        h_bar = h_bar + grad[:, t]
-        if valid is not None:  # past its end a sequence's state was copied: its gradient skips the step
-            keep = valid[:, t : t + 1]
-            h_skip, h_bar = h_bar * ~keep, h_bar * keep
-        a_h_bar = h_bar * z * (1.0 - h_tilde**2)  # (B, H): through h̃ = tanh(·)
-        rhx_bar = a_h_bar @ W_h.T  # (B, H + D)
-        zr_bar = np.concatenate([h_bar * (h_tilde - h_prev), rhx_bar[:, :H] * h_prev], axis=1)  # ∂L/∂z, ∂L/∂r
-        a_zr_bar = zr_bar * zr * (1.0 - zr)  # (B, 2H): sigm' = sigm(1 − sigm)
-        W_h_bar += rhx.T @ a_h_bar
-        b_h_bar += a_h_bar.sum(axis=0)
-        W_zr_bar += hx.T @ a_zr_bar
-        b_zr_bar += a_zr_bar.sum(axis=0)
-        hx_bar = a_zr_bar @ W_zr.T  # (B, H + D)
-        if x_bar is not None:
-            x_bar[:, t] = hx_bar[:, H:] + rhx_bar[:, H:]
-        # h_{t−1} acts on h_t directly, through the two gates and through r ⊙ h_{t−1}
-        h_bar = h_bar * (1.0 - z) + hx_bar[:, :H] + rhx_bar[:, :H] * r
-        if valid is not None:
-            h_bar = h_bar + h_skip
-    return x_bar, W_zr_bar, b_zr_bar, W_h_bar, b_h_bar, h_bar
+    def _direction(self, x, h0, valid, suffix, return_gates):
+        """One layer in one direction: outputs (B, T, H), (h_T,) of shape (B, H), the gates (B, T, H) or None."""
+        H = self.hidden_size
+        W_zr = concatenate([getattr(self, "W_z" + suffix), getattr(self, "W_r" + suffix)], axis=1)  # (H + D, 2H)
+        b_zr = concatenate([getattr(self, "b_z" + suffix), getattr(self, "b_r" + suffix)], axis=0)  # (2H,)
+        W_h, b_h = getattr(self, "W_h" + suffix), getattr(self, "b_h" + suffix)
+        hs, zrs = _gru_loop(x, W_zr, b_zr, W_h, b_h, h0, valid)  # (B, T, H): h_t after every step
+        result = (_output(valid, hs), (hs[:, -1],))  # frozen past the end: h_T is each sequence's last real step
+        if not return_gates:
+            return (*result, None)
+        return (*result, {"z": np.stack([zr[:, :H] for zr in zrs], axis=1),  # (B, T, H) each
+                          "r": np.stack([zr[:, H:] for zr in zrs], axis=1)})
 
 
 def _finite(a, name, axes):

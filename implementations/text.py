@@ -2,9 +2,10 @@
 
 Chapter 7 of the book. Everything here is NumPy; :func:`tfidf` reproduces scikit-learn's
 ``TfidfVectorizer`` (default token pattern, lower-casing, alphabetical vocabulary) for the options it takes.
+word2vec lives in :mod:`implementations.word2vec`; :class:`Word2Vec` and :func:`sgns_loss` are re-exported here, so
+``text.Word2Vec`` and ``text.sgns_loss`` are the very objects defined there.
 """
 
-import math
 import re
 from collections import Counter
 
@@ -13,17 +14,13 @@ import numpy as np
 from ._validation import (
     _describe,
     as_finite_array,
-    check_diverged,
     check_flag,
     check_ids,
-    check_positive,
     check_positive_int,
-    check_rng,
     check_str_list,
 )
-from .autograd import _add_at_rows
 from .bpe import BPETokenizer
-from .logistic import _sigmoid
+from .word2vec import Word2Vec, sgns_loss
 
 __all__ = ["tokenize", "Vocabulary", "one_hot", "tfidf", "cosine_similarity", "sgns_loss", "Word2Vec", "BPETokenizer"]
 
@@ -212,210 +209,3 @@ def _cosine_similarity(A, B, *, names=None):
                              "is undefined for a zero vector. Drop those rows first.")
     S = (A2 @ B2.T) / np.outer(norm_a, norm_b)
     return float(S[0, 0]) if A.ndim == 1 and B.ndim == 1 else S
-
-
-def sgns_loss(v, u_pos, u_neg):
-    """Skip-gram negative-sampling loss, eq. (7.3), and its gradients.
-
-    For a centre word vector v, the output vector u₊ of a word seen in its context and the output
-    vectors u₋ of k sampled "noise" words: ℓ = −log σ(u₊·v) − Σ log σ(−u₋·v).
-
-    Parameters
-    ----------
-    v : ndarray of shape (b, d)
-        Finite, b ≥ 1.
-    u_pos : ndarray of shape (b, d)
-    u_neg : ndarray of shape (b, k, d)
-
-    Returns
-    -------
-    loss : float
-        Mean of ℓ over the b pairs.
-    grads : tuple of ndarrays (dv, du_pos, du_neg), shaped like the arguments, of the mean loss
-    """
-    v = as_finite_array(v, "v", ndim=2, allow_empty=False)
-    u_pos = as_finite_array(u_pos, "u_pos", ndim=2)
-    u_neg = as_finite_array(u_neg, "u_neg", ndim=3)
-    if u_pos.shape != v.shape:
-        raise ValueError(f"u_pos has shape {u_pos.shape} but v has shape {v.shape}; expected {v.shape}: one output "
-                         "vector per centre vector, of the same width d.")
-    if u_neg.shape[0] != v.shape[0] or u_neg.shape[2] != v.shape[1]:
-        raise ValueError(f"u_neg has shape {u_neg.shape} but v has shape {v.shape}; expected ({v.shape[0]}, k, "
-                         f"{v.shape[1]}): k noise vectors per centre vector, of the same width d.")
-    return _sgns_loss(v, u_pos, u_neg)
-
-
-def _log_sigmoid(z):
-    """log σ(z) of :func:`implementations.logistic.log_sigmoid`, the same arithmetic, without its NaN scan."""
-    return np.minimum(z, 0.0) - np.log1p(np.exp(-np.abs(z)))
-
-
-def _sgns_loss(v, u_pos, u_neg):
-    """:func:`sgns_loss` of float arrays known to be valid: what :meth:`Word2Vec.fit` calls once per batch."""
-    b = len(v)
-    s_pos = np.einsum("bd,bd->b", u_pos, v)  # (b,)
-    s_neg = np.einsum("bkd,bd->bk", u_neg, v)  # (b, k)
-    loss = -(_log_sigmoid(s_pos).sum() + _log_sigmoid(-s_neg).sum()) / b
-    g_pos = (_sigmoid(s_pos) - 1.0) / b  # ∂ℓ/∂s₊
-    g_neg = _sigmoid(s_neg) / b  # ∂ℓ/∂s₋
-    dv = g_pos[:, None] * u_pos + np.einsum("bk,bkd->bd", g_neg, u_neg)
-    return float(loss), (dv, g_pos[:, None] * v, g_neg[:, :, None] * v[:, None, :])
-
-
-class Word2Vec:
-    """Skip-gram word embeddings trained with negative sampling (Mikolov et al., 2013), in NumPy.
-
-    Each word has an input vector (the embedding, a row of ``W_in``) and an output vector (a row of
-    ``W_out``). Training pushes the input vector of every word towards the output vectors of the words
-    within ``window`` positions of it and away from ``negatives`` words drawn from the unigram
-    distribution raised to the power 3/4. The attributes below are set by :meth:`fit`.
-
-    Attributes
-    ----------
-    words : list of str
-        The vocabulary, most frequent first.
-    W_in, W_out : ndarray of shape (V, dim)
-    loss_history : list of float
-        Mean loss of each epoch.
-    """
-
-    def fit(self, sentences, *, dim, window, negatives, epochs, rng, lr=0.025, batch_size=64):
-        """Learn the embeddings from ``sentences`` (lists of tokens, or strings to :func:`tokenize`).
-
-        Learning rate decays linearly from ``lr`` to lr / 100 over the run; mini-batches of ``batch_size``
-        (centre, context) pairs are updated together.
-
-        Parameters
-        ----------
-        sentences : list of (str or list of str)
-            The training text, one sentence per entry; a bare string is refused.
-        dim, window, negatives, epochs, batch_size : int
-            Embedding width, context half-width, noise words per pair, passes over the pairs, pairs per
-            update; each ≥ 1.
-        rng : numpy.random.Generator
-        lr : float, default 0.025
-            Initial learning rate, > 0.
-
-        Returns
-        -------
-        self
-
-        Raises
-        ------
-        FloatingPointError
-            If a batch loss is no longer finite or has grown 10⁴-fold from the first batch's (training
-            diverged: ``lr`` is too large).
-        """
-        dim, window = check_positive_int(dim, "dim"), check_positive_int(window, "window")
-        negatives, epochs = check_positive_int(negatives, "negatives"), check_positive_int(epochs, "epochs")
-        batch_size = check_positive_int(batch_size, "batch_size")
-        lr = check_positive(lr, "lr")
-        rng = check_rng(rng)
-        sentences = _check_sentences(sentences)
-        counts = Counter(t for s in sentences for t in s)
-        if len(counts) < 2:
-            raise ValueError(f"sentences must hold at least two distinct words to learn from; received "
-                             f"{len(counts)}. Pass more text.")
-        self.words = sorted(counts, key=lambda t: (-counts[t], t))
-        self.index = {w: i for i, w in enumerate(self.words)}
-        V = len(self.words)
-        centres, contexts = [], []
-        for s in sentences:
-            ids = [self.index[t] for t in s]
-            for i, c in enumerate(ids):
-                for j in range(max(0, i - window), min(len(ids), i + window + 1)):
-                    if j != i:
-                        centres.append(c)
-                        contexts.append(ids[j])
-        if not centres:
-            raise ValueError("sentences give no (word, context) pairs: every sentence has a single word. "
-                             "Pass sentences of two or more words.")
-        centres, contexts = np.array(centres), np.array(contexts)
-        noise = np.array([counts[w] for w in self.words], dtype=np.float64) ** 0.75
-        noise /= noise.sum()
-        noise_cdf = noise.cumsum()
-        noise_cdf /= noise_cdf[-1]  # sampling by inverting this CDF is what rng.choice(V, p=noise) does, checks aside
-        self.W_in = (rng.random((V, dim)) - 0.5) / dim
-        self.W_out = np.zeros((V, dim))
-        self.loss_history = []
-        n_pairs = len(centres)
-        total_steps = epochs * math.ceil(n_pairs / batch_size)
-        step, first_loss = 0, None
-        for _ in range(epochs):
-            order = rng.permutation(n_pairs)
-            losses = []
-            for start in range(0, n_pairs, batch_size):
-                batch = order[start : start + batch_size]
-                c, o = centres[batch], contexts[batch]
-                neg = noise_cdf.searchsorted(rng.random((len(batch), negatives)), side="right")  # (b, k)
-                loss, (dv, du_pos, du_neg) = _sgns_loss(self.W_in[c], self.W_out[o], self.W_out[neg])
-                try:  # a loss no longer finite, or 10⁴ times the first (that of W_out = 0): lr is too large
-                    check_diverged(loss, first_loss, step=step, rate_name="lr", rate=lr)
-                except FloatingPointError as exc:
-                    raise FloatingPointError(f"{exc} A smaller batch_size={batch_size} helps too: frequent words "
-                                             "get many updates per batch.") from None
-                first_loss = loss if first_loss is None else first_loss
-                rate = lr * (1.0 - 0.99 * step / total_steps) * len(batch)  # gradients are of the mean
-                _add_at_rows(self.W_in, c, -rate * dv)
-                _add_at_rows(self.W_out, o, -rate * du_pos)
-                _add_at_rows(self.W_out, neg, -rate * du_neg)
-                losses.append(loss)
-                step += 1
-            self.loss_history.append(float(np.mean(losses)))
-        return self
-
-    def _row(self, word):
-        if not hasattr(self, "index"):
-            raise RuntimeError("call fit() before asking for vectors.")
-        if not isinstance(word, str):
-            raise TypeError(f"word must be a str, one word of the vocabulary; received {_describe(word)}.")
-        if word not in self.index:
-            raise KeyError(f"word {word!r} is not in the vocabulary of {len(self.words)} words; expected one of "
-                           f"the words of the training sentences (model.words). Check its spelling and case.")
-        return self.index[word]
-
-    def vector(self, word):
-        """The embedding of ``word``: a copy of its row of ``W_in``, shape (dim,).
-
-        Raises
-        ------
-        KeyError
-            If ``word`` is not in the vocabulary (``words``).
-        """
-        return self.W_in[self._row(word)].copy()
-
-    def most_similar(self, word, k=5):
-        """The ``k`` other words with the largest cosine similarity to ``word``: list of (word, similarity).
-
-        Raises
-        ------
-        KeyError
-            If ``word`` is not in the vocabulary (``words``).
-        """
-        i = self._row(word)
-        k = check_positive_int(k, "k")
-        sims = _cosine_similarity(self.W_in[i], self.W_in)[0]  # (V,)
-        sims[i] = -np.inf
-        best = np.argsort(-sims, kind="stable")[:k]
-        return [(self.words[j], float(sims[j])) for j in best]
-
-
-def _check_sentences(sentences):
-    """``sentences`` as a list of token lists: each entry a string (tokenized) or a list of str tokens."""
-    if isinstance(sentences, (str, bytes)):
-        raise TypeError(f"sentences must be a list of sentences; received {_describe(sentences)}. "
-                        "Wrap a single sentence in a list: sentences=[text].")
-    try:
-        sentences = list(sentences)
-    except TypeError as exc:
-        raise TypeError(f"sentences must be a list of sentences; received {_describe(sentences)}.") from exc
-    result = []
-    for i, s in enumerate(sentences):
-        if isinstance(s, str):
-            result.append(tokenize(s))
-        elif not isinstance(s, bytes) and hasattr(s, "__iter__") and all(isinstance(t, str) for t in s):
-            result.append(list(s))
-        else:
-            raise TypeError(f"sentences must hold strings or lists of str tokens; entry {i} is {_describe(s)}. "
-                            "Pass each sentence as text or as its list of tokens.")
-    return result

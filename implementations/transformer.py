@@ -52,8 +52,24 @@ def _token_input(x, d_model, whose, *, any_nd=False):
     return x
 
 
+def _memory_input(memory, x, d_model):
+    """The memory of cross-attention as a Tensor of shape (T_k, D) or (B, T_k, D), with the batch axes of x."""
+    memory = _tensor_argument(memory, "memory")
+    if memory.ndim != x.ndim or memory.shape[:-2] != x.shape[:-2]:
+        expected = f"({x.shape[0]}, T_k, {d_model})" if x.ndim == 3 else f"(T_k, {d_model})"
+        hint = " For a single token use memory[None]." if memory.ndim == 1 else ""
+        raise ValueError(f"memory must have shape {expected} (tokens as rows, one memory per sequence of x "
+                         f"{x.shape}); received shape {memory.shape}.{hint}")
+    check_last_dim(memory, "memory", d_model, "the layer's d_model")
+    if memory.size == 0:
+        raise ValueError(f"memory is empty (shape {memory.shape}); expected at least one token to attend to.")
+    return memory
+
+
 class MultiHeadAttention(Module):
-    """Multi-head self-attention with parameters ``W_q, W_k, W_v, W_o``, each (d_model, d_model), no biases.
+    """Multi-head attention with parameters ``W_q, W_k, W_v, W_o``, each (d_model, d_model), no biases.
+
+    Self-attention by default; cross-attention when :meth:`forward` is given a ``memory`` (an encoder's output).
 
     Parameters
     ----------
@@ -75,37 +91,47 @@ class MultiHeadAttention(Module):
         for name in ("W_q", "W_k", "W_v", "W_o"):
             setattr(self, name, _xavier(rng, d_model, d_model))
 
-    def forward(self, x, *, mask=None, return_weights=False):
-        """Y = concat(heads) W_o, eq. (7.7).
+    def forward(self, x, *, memory=None, mask=None, return_weights=False):
+        """Y = concat(heads) W_o, eq. (7.10): self-attention, or cross-attention over ``memory``.
+
+        The queries come from x. Without ``memory`` the keys and values do too (self-attention); with it they come
+        from the memory (cross-attention: the decoder's tokens x read the encoder's output, T_k tokens per sequence).
 
         Parameters
         ----------
         x : Tensor or array of shape (B, T, D) or (T, D), D = d_model
-        mask : array of bool, broadcastable to (…, num_heads, T, T), optional
+        memory : Tensor or array of shape (B, T_k, D) or (T_k, D), optional
+            The tokens the keys and values come from, with the batch axes of x; None (default) is self-attention
+            (T_k = T).
+        mask : array of bool, broadcastable to (…, num_heads, T, T_k), optional
             True where attention is allowed (see :func:`~implementations.attention.scaled_dot_product_attention`).
+            For a padded memory: ``key_padding_mask(lengths, T_k)[:, None]``, of shape (B, 1, 1, T_k).
         return_weights : bool, default False
-            Also return the attention weights, an ndarray of shape (…, num_heads, T, T).
+            Also return the attention weights, an ndarray of shape (…, num_heads, T, T_k).
 
         Returns
         -------
         Y : Tensor of the shape of ``x``
         """
         x = _token_input(x, self.d_model, "the layer's")
+        if memory is not None:
+            memory = _memory_input(memory, x, self.d_model)
         return_weights = check_flag(return_weights, "return_weights")
         if mask is not None:
             *lead, T, _ = x.shape
-            mask = _check_mask(mask, (*lead, self.num_heads, T, T))
-        return self._forward(x, mask=mask, return_weights=return_weights)
+            T_k = T if memory is None else memory.shape[-2]
+            mask = _check_mask(mask, (*lead, self.num_heads, T, T_k))
+        return self._forward(x, mask=mask, return_weights=return_weights, memory=memory)
 
-    def _forward(self, x, *, mask=None, return_weights=False):
+    def _forward(self, x, *, mask=None, return_weights=False, memory=None):
         """:meth:`forward` without checks, for the blocks that call it at every step."""
         Y, weights = _multi_head_attention(x, self.W_q, self.W_k, self.W_v, self.W_o, num_heads=self.num_heads,
-                                           mask=mask)
+                                           mask=mask, memory=memory)
         return (Y, weights.data) if return_weights else Y
 
 
 class FeedForward(Module):
-    """The per-token MLP of a block: FFN(x) = act(x W1 + b1) W2 + b2, in eq. (7.9), with GELU or ReLU.
+    """The per-token MLP of a block: FFN(x) = act(x W1 + b1) W2 + b2, in eq. (7.12), with GELU or ReLU.
 
     Parameters
     ----------
@@ -147,7 +173,7 @@ class FeedForward(Module):
 
 
 class TransformerBlock(Module):
-    """One transformer layer, eq. (7.9): attention mixes the tokens, the feed-forward network each token.
+    """One transformer layer, eq. (7.12): attention mixes the tokens, the feed-forward network each token.
 
     Pre-LN (``norm_first=True``, as GPT-2 and most recent models):
         x ← x + MHA(LN₁(x)),  x ← x + FFN(LN₂(x)).

@@ -200,3 +200,117 @@ def test_a_wrong_input_width_blames_the_input_not_the_weights():
         A.scaled_dot_product_attention(X, X[..., :4], X)
     with pytest.raises(ValueError, match="leading .batch. axes of Q"):
         A.scaled_dot_product_attention(X, np.zeros((3, 3, 5)), np.zeros((3, 3, 2)))
+
+
+# --- key padding and cross-attention (issue 17: the encoder–decoder) ---------------------------------------------
+
+def test_key_padding_mask_marks_the_real_keys_and_broadcasts_to_one_and_many_heads():
+    mask = A.key_padding_mask([3, 1, 4], 4)
+    assert mask.shape == (3, 1, 4) and mask.dtype == bool
+    expected = [[j < L for j in range(4)] for L in (3, 1, 4)]
+    np.testing.assert_array_equal(mask[:, 0], expected)
+    assert np.broadcast_to(mask, (3, 5, 4)).shape == (3, 5, 4)  # single-head scores (B, T_q, T_k)
+    assert np.broadcast_to(mask[:, None], (3, 2, 5, 4)).shape == (3, 2, 5, 4)  # multi-head scores (B, h, T_q, T_k)
+    for bad, message in (([0, 2], "between 1 and T = 4"), ([5, 2], "between 1 and T = 4"), ([1.5, 2], "integers"),
+                         ([[1, 2]], r"shape \(B,\)")):
+        with pytest.raises(ValueError, match=f"lengths must .*{message}"):
+            A.key_padding_mask(bad, 4)
+    with pytest.raises(ValueError, match="T_k must be an integer >= 1"):
+        A.key_padding_mask([1], 0)
+
+
+def test_scaled_attention_over_padded_keys_equals_attention_over_each_rows_real_keys():
+    rng = np.random.default_rng(10)
+    Q, K, V = rng.normal(size=(3, 2, 4)), rng.normal(size=(3, 5, 4)), rng.normal(size=(3, 5, 3))  # T_q = 2, T_k = 5
+    lengths = np.array([5, 1, 3])
+    out, w = A.scaled_dot_product_attention(Q, K, V, mask=A.key_padding_mask(lengths, 5))
+    assert out.shape == (3, 2, 3) and w.shape == (3, 2, 5)
+    for b, L in enumerate(lengths):
+        alone, w_alone = A.scaled_dot_product_attention(Q[b], K[b, :L], V[b, :L])
+        np.testing.assert_allclose(out[b], alone, rtol=1e-12)
+        np.testing.assert_allclose(w[b, :, :L], w_alone, rtol=1e-12)
+        assert (w[b, :, L:] == 0).all()
+
+
+def _per_head_cross_attention(X, M, W_q, W_k, W_v, W_o, num_heads, allowed):
+    """Cross-attention by loops in NumPy: every batch element, head, query and key on its own."""
+    B, T_q, D = X.shape
+    d_k = D // num_heads
+    concat = np.zeros((B, T_q, D))
+    weights = np.zeros((B, num_heads, T_q, M.shape[1]))
+    for b in range(B):
+        for h in range(num_heads):
+            cols = slice(h * d_k, (h + 1) * d_k)
+            for i in range(T_q):
+                q = X[b, i] @ W_q[:, cols]
+                keys = [j for j in range(M.shape[1]) if allowed[b, j]]
+                s = np.array([q @ (M[b, j] @ W_k[:, cols]) for j in keys]) / np.sqrt(d_k)
+                a = np.exp(s - s.max()) / np.exp(s - s.max()).sum()
+                weights[b, h, i, keys] = a
+                concat[b, i, cols] = sum(a_j * (M[b, j] @ W_v[:, cols]) for a_j, j in zip(a, keys, strict=True))
+    return concat @ W_o, weights
+
+
+@pytest.mark.parametrize(("T_q", "T_k", "num_heads"), [(3, 5, 2), (4, 1, 1), (2, 6, 4)])
+def test_cross_attention_equals_a_per_head_loop(T_q, T_k, num_heads):
+    rng = np.random.default_rng(11)
+    X, M = rng.normal(size=(2, T_q, 8)), rng.normal(size=(2, T_k, 8))
+    W = _weights(rng, 8)
+    lengths = np.array([T_k, max(1, T_k - 2)])
+    Y, w = A.multi_head_attention(X, *W, num_heads=num_heads, memory=M, mask=A.key_padding_mask(lengths, T_k)[:, None])
+    assert Y.shape == (2, T_q, 8) and w.shape == (2, num_heads, T_q, T_k)
+    expected_Y, expected_w = _per_head_cross_attention(X, M, *W, num_heads, np.arange(T_k) < lengths[:, None])
+    np.testing.assert_allclose(Y, expected_Y, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(w, expected_w, rtol=1e-10, atol=1e-14)
+    Y_self, _ = A.multi_head_attention(X, *W, num_heads=num_heads)
+    np.testing.assert_allclose(A.multi_head_attention(X, *W, num_heads=num_heads, memory=X)[0], Y_self, rtol=1e-12)
+
+
+def test_cross_attention_masks_leak_nothing_into_outputs_or_gradients():
+    rng = np.random.default_rng(12)
+    X, M = rng.normal(size=(3, 4, 6)), rng.normal(size=(3, 5, 6))
+    W = _weights(rng, 6)
+    lengths = np.array([5, 2, 3])
+    real = np.arange(5) < lengths[:, None]  # (B, T_k)
+    mask = A.key_padding_mask(lengths, 5)[:, None]  # (B, 1, 1, T_k)
+    M_changed = np.where(real[..., None], M, rng.normal(size=M.shape) * 10)  # other values in the padding
+    results = []
+    for memory in (M, M_changed):
+        X_t, M_t = Tensor(X, requires_grad=True), Tensor(memory, requires_grad=True)
+        W_t = [Tensor(w, requires_grad=True) for w in W]
+        Y, weights = A.multi_head_attention(X_t, *W_t, num_heads=3, memory=M_t, mask=mask)
+        (Y * np.random.default_rng(0).normal(size=Y.shape)).sum().backward()
+        results.append((Y.data, weights.data, X_t.grad, M_t.grad, [w.grad for w in W_t]))
+    (Y, weights, gX, gM, gW), (Y2, weights2, gX2, gM2, gW2) = results
+    np.testing.assert_allclose(Y2, Y, rtol=1e-12, atol=1e-14)
+    np.testing.assert_array_equal(weights2, weights)
+    assert (weights[np.broadcast_to(~real[:, None, None], weights.shape)] == 0).all()
+    np.testing.assert_allclose(gX2, gX, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(gM2[real], gM[real], rtol=1e-12, atol=1e-14)
+    np.testing.assert_array_equal(gM[~real], 0.0)  # the padding gets no gradient
+    for g, g2 in zip(gW, gW2, strict=True):
+        np.testing.assert_allclose(g2, g, rtol=1e-12, atol=1e-14)
+
+
+def test_cross_attention_gradients_match_finite_differences():
+    rng = np.random.default_rng(13)
+    X, M = rng.normal(size=(2, 3, 4)), rng.normal(size=(2, 5, 4))
+    W = _weights(rng, 4)
+    mask = A.key_padding_mask([5, 3], 5)[:, None]
+    assert_gradients_match(lambda x, m, *w: A.multi_head_attention(x, *w, num_heads=2, memory=m, mask=mask)[0],
+                           X, M, *W)
+
+
+def test_cross_attention_refuses_a_memory_that_does_not_fit_by_name():
+    rng = np.random.default_rng(14)
+    X, W = rng.normal(size=(2, 3, 4)), _weights(rng, 4)
+    with pytest.raises(ValueError, match=r"memory must have 4 entries along its last axis \(the width D of X"):
+        A.multi_head_attention(X, *W, num_heads=2, memory=np.zeros((2, 5, 3)))
+    with pytest.raises(ValueError, match=r"memory must have the batch axes of X \(2, 3, 4\): shape \(2, T_k, 4\)"):
+        A.multi_head_attention(X, *W, num_heads=2, memory=np.zeros((3, 5, 4)))
+    with pytest.raises(ValueError, match=r"memory must be \(T_k, D\) or \(B, T_k, D\).*memory\[None\]"):
+        A.multi_head_attention(X[0], *W, num_heads=2, memory=np.zeros(4))
+    with pytest.raises(ValueError, match=r"memory is empty"):
+        A.multi_head_attention(X, *W, num_heads=2, memory=np.zeros((2, 0, 4)))
+    with pytest.raises(ValueError, match=r"mask of shape \(2, 1, 5\) does not broadcast"):  # forgot [:, None]
+        A.multi_head_attention(X, *W, num_heads=4, memory=np.zeros((2, 5, 4)), mask=A.key_padding_mask([5, 2], 5))

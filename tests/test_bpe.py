@@ -236,3 +236,40 @@ def test_untrained_tokenizer_refuses_to_encode_or_decode():
         tok.decode([97])
     with pytest.raises(ValueError, match="token_strings was called before train"):
         tok.token_strings([97])
+
+
+@pytest.mark.parametrize("vocab_size", [256, 261, 280, 300])
+def test_truncated_equals_training_with_the_smaller_vocabulary(vocab_size):
+    text = "the cat sat on the mat; the cats ate the rats. " * 3 + "naïve café, a zebra's zigzag 🙂 " * 2
+    big = BPETokenizer().train(text, 300)
+    small = big.truncated(vocab_size)
+    trained = BPETokenizer().train(text, vocab_size)
+    assert small.merges == trained.merges and small.vocab == trained.vocab
+    assert small.vocab_size == vocab_size
+    np.testing.assert_array_equal(small.encode(text), trained.encode(text))
+    assert small.decode(small.encode(text)) == text
+
+
+def test_truncated_refuses_to_grow():
+    tok = BPETokenizer().train("the cat sat on the mat", 260)
+    with pytest.raises(ValueError, match="at most this tokenizer's vocab_size, 260"):
+        tok.truncated(261)
+
+
+def test_from_merges_rebuilds_the_trained_tokenizer():
+    text = "the cat sat on the mat; the cats ate the rats. naïve café 🙂 " * 2
+    tok = BPETokenizer().train(text, 285)
+    again = BPETokenizer.from_merges([pair for pair in tok.merges])
+    assert again.merges == tok.merges and again.vocab == tok.vocab
+    np.testing.assert_array_equal(again.encode(text), tok.encode(text))
+    assert BPETokenizer.from_merges(np.zeros((0, 2), dtype=int)).vocab_size == 256
+
+
+@pytest.mark.parametrize("pairs, message", [
+    ([(97, 256)], "cannot be merge 0"),  # refers to a token not yet made
+    ([(97, 98), (97, 98)], "cannot be merge 1"),  # the same pair twice
+    ([97, 98], r"shape \(M, 2\)"),
+])
+def test_from_merges_refuses_impossible_orders(pairs, message):
+    with pytest.raises(ValueError, match=message):
+        BPETokenizer.from_merges(pairs)

@@ -1,5 +1,6 @@
 """Tests of implementations.data (a facade over datasets and synthetic) and of the regeneration script make_data.py."""
 
+import base64
 import hashlib
 import importlib.util
 import shutil
@@ -28,9 +29,11 @@ from implementations.data import (
     make_windows,
     verify_checksum,
 )
+from implementations.datasets import load_persuasion
 
 REPO_DATA = Path(__file__).resolve().parents[1] / "data"
 CSV_FILES = ["houses.csv", "paris_apartments.csv", "penguins.csv", "sunspots.csv", "digits.csv"]
+SHIPPED_FILES = [*CSV_FILES, "persuasion.txt", "persuasion_tinygpt.npz"]  # every file SHA256SUMS lists
 LOADERS = {
     "houses.csv": load_houses,
     "paris_apartments.csv": load_paris_apartments,
@@ -53,8 +56,8 @@ make_data = _import_make_data()
 
 @pytest.fixture
 def data_copy(tmp_path):
-    """A private copy of the shipped CSVs and SHA256SUMS that a test may damage."""
-    for name in [*CSV_FILES, "SHA256SUMS"]:
+    """A private copy of the shipped files and SHA256SUMS that a test may damage."""
+    for name in [*SHIPPED_FILES, "SHA256SUMS"]:
         shutil.copy(REPO_DATA / name, tmp_path / name)
     return tmp_path
 
@@ -69,7 +72,7 @@ def test_default_data_dir_is_the_repository_data_folder():
 def test_shipped_files_match_sha256sums():
     lines = (REPO_DATA / "SHA256SUMS").read_text(encoding="ascii").splitlines()
     names = [line.split("  ", 1)[1] for line in lines]
-    assert names == sorted(CSV_FILES)
+    assert names == sorted(SHIPPED_FILES)
     for line in lines:
         digest, name = line.split("  ", 1)
         assert hashlib.sha256((REPO_DATA / name).read_bytes()).hexdigest() == digest
@@ -362,9 +365,9 @@ def test_make_data_reproduces_houses_csv_byte_for_byte(tmp_path):
 
 
 def test_make_data_writes_a_valid_checksum_file(tmp_path):
-    for name in CSV_FILES:
+    for name in SHIPPED_FILES:
         shutil.copy(REPO_DATA / name, tmp_path / name)
-    make_data.write_checksums([tmp_path / name for name in reversed(CSV_FILES)], tmp_path / "SHA256SUMS")
+    make_data.write_checksums([tmp_path / name for name in reversed(SHIPPED_FILES)], tmp_path / "SHA256SUMS")
     assert (tmp_path / "SHA256SUMS").read_bytes() == (REPO_DATA / "SHA256SUMS").read_bytes()
 
 
@@ -741,3 +744,135 @@ def test_derive_digits_lays_pixels_out_row_by_row_and_checks_the_table():
         make_data.derive_digits(images, np.arange(10) % 2, n=10)
     with pytest.raises(ValueError, match="10 rows, expected 1797"):
         make_data.derive_digits(images, np.arange(10))
+
+
+# --- load_persuasion and persuasion.txt -------------------------------------------------------------------------------
+
+PERSUASION_OPENING = ("Persuasion\n\nby\n\nJane Austen\n\n(1818)\n\nChapter 1\n\nSir Walter Elliot, of Kellynch Hall, "
+                      "in Somersetshire, was a man who, for his own amusement, never took up any book but the")
+PERSUASION_CLOSING = "more distinguished in its domestic virtues than in its national importance.\n\nFinis\n"
+
+
+def _paragraph_count(text):
+    """Paragraphs counted line by line: a paragraph starts at a non-blank line after a blank line or at the start."""
+    count, previous_blank = 0, True
+    for line in text.split("\n"):
+        count += bool(line) and previous_blank
+        previous_blank = not line
+    return count
+
+
+def test_persuasion_is_the_whole_novel_as_documented():
+    text = load_persuasion()
+    raw = (REPO_DATA / "persuasion.txt").read_bytes()
+    assert text.encode("utf-8") == raw  # the loader returns the file's bytes, unchanged
+    assert raw.isascii() and b"\r" not in raw and b"\t" not in raw
+    assert len(text) == 464_346 and len(text.split()) == 83_279 and len(set(text)) == 75  # data/README.md
+    assert text.startswith(PERSUASION_OPENING) and text.endswith(PERSUASION_CLOSING)
+    lines = text.split("\n")
+    headings = [line for line in lines if line.startswith("Chapter ")]
+    assert headings == [f"Chapter {k}" for k in range(1, 25)]  # Persuasion has 24 chapters
+    assert "(End of volume one.)" in lines[lines.index("Chapter 13") - 2]  # volume II opens with chapter 13
+    assert _paragraph_count(text) == 1035 == text.count("\n\n") + 1  # one blank line between paragraphs
+
+
+def test_persuasion_train_and_validation_split_on_a_paragraph_boundary():
+    text, train, validation = (load_persuasion(split=split) for split in ("all", "train", "validation"))
+    assert train + validation == text
+    assert train.endswith("\n\n") and validation[0] not in "\n " and validation.endswith("\n")
+    paragraphs = _paragraph_count(text)
+    assert _paragraph_count(validation) == paragraphs // 10 == 103  # the last tenth, rounded down
+    assert _paragraph_count(train) == paragraphs - paragraphs // 10
+    assert len(train) == 415_750 and len(validation) == 48_596
+    assert validation.startswith('"Only think of Elizabeth\'s including everybody!" whispered Mary')
+    assert "Chapter 23" in validation and "Chapter 22" in train
+
+
+def test_persuasion_round_trips_through_make_data():
+    """Unwrapping text that is already one paragraph a line changes nothing; writing it gives the shipped bytes."""
+    text = load_persuasion()
+    assert make_data.unwrap_paragraphs(text[:-1].split("\n")) == text
+    make_data.check_persuasion(text)  # the sanity checks make_data.py applied pass on the shipped file
+
+
+def test_persuasion_reads_from_data_dir_and_a_corrupted_copy_is_refused(data_copy):
+    assert load_persuasion(split="train", data_dir=data_copy) == load_persuasion(split="train")
+    path = data_copy / "persuasion.txt"
+    path.write_bytes(path.read_bytes().replace(b"Anne", b"Anna", 1))  # one letter changed
+    message = (r"persuasion.txt has SHA-256 \w+\.\.\. but SHA256SUMS expects \w+\.\.\.; the file was edited or "
+               r"truncated\. Restore it with `git checkout -- data/persuasion.txt`")
+    with pytest.raises(ValueError, match=message):
+        load_persuasion(data_dir=data_copy)
+    path.write_bytes((REPO_DATA / "persuasion.txt").read_bytes()[:-1])  # the final newline lost
+    with pytest.raises(ValueError, match=message):
+        load_persuasion(split="validation", data_dir=data_copy)
+    path.unlink()
+    with pytest.raises(FileNotFoundError, match=rf"Data file .*persuasion.txt not found.*{RESTORE}"):
+        load_persuasion(data_dir=data_copy)
+
+
+@pytest.mark.parametrize(
+    ("split", "error", "message"),
+    [("test", ValueError, r"^split must be one of \['all', 'train', 'validation'\]; received 'test'"),
+     ("Train", ValueError, r"received 'Train'. Pass split='train'"),
+     (0.9, TypeError, r"^split must be a str, one of \['all', 'train', 'validation'\]; received float 0.9"),
+     (None, TypeError, r"^split must be a str")],
+)
+def test_load_persuasion_refuses_an_unknown_split(split, error, message):
+    with pytest.raises(error, match=message):
+        load_persuasion(split=split)
+
+
+def test_unwrap_paragraphs_joins_wrapped_lines_and_keeps_paragraphs():
+    lines = ["Chapter 1", "", "", "", "It is a truth  universally", "acknowledged, that a", "single man--",
+             '"in possession"', "", "           \"ELLIOT OF KELLYNCH HALL.", "", "Finis"]
+    expected = ('Chapter 1\n\nIt is a truth universally acknowledged, that a single man--"in possession"\n\n'
+                '"ELLIOT OF KELLYNCH HALL.\n\nFinis\n')
+    assert make_data.unwrap_paragraphs(lines) == expected
+
+
+@pytest.mark.parametrize(
+    ("damage", "rule"),
+    [(lambda t: t + "End of the Project Gutenberg EBook\n", "no Project Gutenberg boilerplate"),
+     (lambda t: t.replace("\n\nChapter 7\n\n", "\n\n"), "chapters 1 to 24 in order"),
+     (lambda t: t.replace("Anne", "Ann\u00e9", 1), "printable ASCII"),
+     (lambda t: t.replace("\n\n", "\n\n\n", 1), "no empty paragraph"),
+     (lambda t: t.replace("\n", "\r\n"), "printable ASCII"),
+     (lambda t: t.replace(". ", ".  ", 1), "no double space")],
+)
+def test_check_persuasion_names_the_broken_rule(damage, rule):
+    with pytest.raises(ValueError, match=rf"persuasion.txt failed its sanity checks: .*{rule}"):
+        make_data.check_persuasion(damage(load_persuasion()))
+
+
+# A lazy-load database written by R 4.2.2 itself, the format of janeaustenr's data/Rdata.rdb and .rdx:
+#   e <- new.env(); assign("novel", c("Chapter 1", "", "It is a truth", NA, "caf\u00e9"), envir = e)
+#   assign("n", 3L, envir = e); tools:::makeLazyLoadDB(e, "fx", compress = TRUE)
+R_FIXTURE_RDB = ("AAAAI3ici+BiYGBgZmBhYmJgZgUyGVhDQ9x0LYAMXiBmBEkCACSSAeAAAABieJyL4GJgYGBmYGFiYmBmBTIZWEND3HQtgAwBEI"
+                 "eBhYETSHM6ZyQWlKQWKRhCBRigNK9niUJmsUKiQklRaUkGSOV/IGBgaABJsiYnph1eCQAboxDz")
+R_FIXTURE_RDX = ("H4sIAAAAAAAAA4vgYmBgYGZgYWJiYGYFMhlYQ0PcdC0YGJiEwRIQmgmIeaE0CGgi8UHsCAagCUCakYGFgRNkSF5ibmoxkCEAVgQRZ"
+                 "MyDy+aXpeYAGf+gxjNAtDP+h+pggMgxcIGNBGMUeWaoQZxliUWZiUk5QKsgAlxFqWmpRal5yQiR5PzcgqLU4uLUFJChAD+eVLnvAAAA")
+
+
+def test_read_lazy_load_db_reads_what_r_wrote(tmp_path):
+    (tmp_path / "fx.rdb").write_bytes(base64.b64decode(R_FIXTURE_RDB))
+    (tmp_path / "fx.rdx").write_bytes(base64.b64decode(R_FIXTURE_RDX))
+    objects = make_data.read_lazy_load_db(tmp_path / "fx")
+    assert objects == {"n": [3], "novel": ["Chapter 1", "", "It is a truth", None, "caf\u00e9"]}
+
+
+def test_read_lazy_load_db_refuses_a_damaged_object(tmp_path):
+    rdb = bytearray(base64.b64decode(R_FIXTURE_RDB))
+    rdb[3] += 1  # the first object's stated length, one byte more than its zlib stream unpacks to
+    (tmp_path / "fx.rdb").write_bytes(bytes(rdb))
+    (tmp_path / "fx.rdx").write_bytes(base64.b64decode(R_FIXTURE_RDX))
+    with pytest.raises(ValueError, match=r"fx.rdb: object '\w+' unpacks to \d+ bytes; its header says \d+"):
+        make_data.read_lazy_load_db(tmp_path / "fx")
+
+
+def test_make_data_reproduces_persuasion_txt_byte_for_byte(tmp_path):
+    folder = make_data.find_janeaustenr()  # $JANEAUSTENR_DIR, or Debian's r-cran-janeaustenr where installed
+    if folder is None:
+        pytest.skip("r-cran-janeaustenr is not installed and JANEAUSTENR_DIR is not set (see data/README.md)")
+    make_data.write_text(make_data.derive_persuasion(make_data.load_raw_persuasion(folder)), tmp_path / "p.txt")
+    assert (tmp_path / "p.txt").read_bytes() == (REPO_DATA / "persuasion.txt").read_bytes()

@@ -222,8 +222,10 @@ def test_gated_cells_gradients_against_finite_differences(cell):
 @pytest.mark.parametrize("make", [lambda: RNN(D, H, rng=np.random.default_rng(0)),
                                   lambda: RNN(D, H, rng=np.random.default_rng(0), bidirectional=True),
                                   lambda: LSTM(D, H, rng=np.random.default_rng(0)),
-                                  lambda: GRU(D, H, rng=np.random.default_rng(0))],
-                         ids=["rnn", "birnn", "lstm", "gru"])
+                                  lambda: LSTM(D, H, rng=np.random.default_rng(0), bidirectional=True),
+                                  lambda: GRU(D, H, rng=np.random.default_rng(0)),
+                                  lambda: GRU(D, H, rng=np.random.default_rng(0), bidirectional=True)],
+                         ids=["rnn", "birnn", "lstm", "bilstm", "gru", "bigru"])
 def test_padding_never_changes_the_real_positions(make):
     module = make()
     lengths = np.array([6, 3, 1])

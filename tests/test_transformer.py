@@ -347,3 +347,36 @@ def test_cache_and_tying_arguments_are_refused_by_name():
         model.forward_incremental(prompt, prompt_length=0)
     with pytest.raises(ValueError, match=r"idx has sequences of 5 tokens, more than block_size = 4"):
         model.forward_incremental(np.zeros((1, 5), dtype=int))
+
+
+# --- cross-attention (issue 17: the encoder–decoder) --------------------------------------------------------------
+
+def test_module_cross_attention_equals_the_function_and_its_gradients_match_finite_differences():
+    rng = np.random.default_rng(20)
+    mha = MultiHeadAttention(6, 3, rng=rng)
+    x, memory = rng.normal(size=(2, 3, 6)), rng.normal(size=(2, 5, 6))
+    mask = A.key_padding_mask([5, 2], 5)[:, None]  # (B, 1, 1, T_k)
+    Y, w = mha(x, memory=memory, mask=mask, return_weights=True)
+    expected_Y, expected_w = A.multi_head_attention(x, mha.W_q.data, mha.W_k.data, mha.W_v.data, mha.W_o.data,
+                                                    num_heads=3, memory=memory, mask=mask)
+    assert Y.shape == (2, 3, 6) and w.shape == (2, 3, 3, 5)
+    np.testing.assert_allclose(Y.data, expected_Y, rtol=1e-12)
+    np.testing.assert_allclose(w, expected_w, rtol=1e-12)
+    assert (w[1, :, :, 2:] == 0).all()
+    assert_gradients_match(lambda xx, mm: mha(xx, memory=mm, mask=mask), x, memory)
+    np.testing.assert_allclose(mha(x[0], memory=memory[0]).data, mha(x, memory=memory).data[0], rtol=1e-12)
+
+
+def test_module_cross_attention_refuses_a_memory_that_does_not_fit_in_the_callers_terms():
+    mha = MultiHeadAttention(6, 3, rng=np.random.default_rng(0))
+    x = np.zeros((2, 3, 6))
+    with pytest.raises(ValueError, match=r"memory must have 6 entries along its last axis \(the layer's d_model\)"):
+        mha(x, memory=np.zeros((2, 5, 4)))
+    with pytest.raises(ValueError, match=r"memory must have shape \(2, T_k, 6\)"):
+        mha(x, memory=np.zeros((3, 5, 6)))
+    with pytest.raises(ValueError, match=r"memory must have shape \(T_k, 6\).*received shape \(6,\)"):
+        mha(x[0], memory=np.zeros(6))
+    with pytest.raises(ValueError, match="memory is empty"):
+        mha(x, memory=np.zeros((2, 0, 6)))
+    with pytest.raises(ValueError, match=r"mask of shape \(3, 3\) does not broadcast"):
+        mha(x, memory=np.zeros((2, 5, 6)), mask=np.ones((3, 3), dtype=bool))

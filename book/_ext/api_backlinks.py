@@ -38,7 +38,8 @@ CHAPTER_OF = {  # the home chapter of each module
     **dict.fromkeys(["autograd", "functional", "nn", "optim", "loader"], 4),
     **dict.fromkeys(["conv", "normalization"], 5),
     "sequence": 6,
-    **dict.fromkeys(["text", "attention", "transformer"], 7),
+    **dict.fromkeys(["text", "word2vec", "seq2seq", "decoding", "attention", "transformer", "bpe", "ngram",
+                     "language_model"], 7),
 }
 
 

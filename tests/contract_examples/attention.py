@@ -34,6 +34,14 @@ def _masks(shape):
 _X_EXTRAS = [("a single token (D,)", {"X": X[0, 0]}, ()), ("a single number", {"X": 2.0}, ()),
              ("no tokens", {"X": X[:, :0]}, ())]
 
+# cross-attention: the valid call above is self-attention; these add a memory (B, T_k, D) that does not fit
+_MEMORY_EXTRAS = [("a string memory", {"memory": "encoder"}, ()),
+                  ("a memory with a NaN", {"memory": np.where(np.arange(D) == 0, math.nan, np.ones((B, 5, D)))}, ()),
+                  ("a memory of another width", {"memory": np.zeros((B, T + 2, D + 1))}, ()),
+                  ("a memory for another batch size", {"memory": np.zeros((B + 1, T + 2, D))}, ()),
+                  ("a single memory token (D,)", {"memory": X[0, 0]}, ()),
+                  ("a memory of no tokens", {"memory": X[:, :0]}, ())]
+
 EXAMPLES = {
     "implementations.attention.softmax": Example(
         build=lambda: (attention.softmax, {"Z": SCORES, "axis": -1}),
@@ -74,10 +82,17 @@ EXAMPLES = {
         extra=_X_EXTRAS + _masks((B, 2, T, T)) + [
             ("tokens of the wrong width", {"X": np.zeros((B, T, D + 2))}, ()),
             ("a num_heads that does not divide D", {"num_heads": 3}, ()),
-            ("a non-square W_o", {"W_o": np.zeros((D, D + 1))}, ())]),
+            ("a non-square W_o", {"W_o": np.zeros((D, D + 1))}, ())] + _MEMORY_EXTRAS),
     "implementations.attention.causal_mask": Example(
         build=lambda: (attention.causal_mask, {"T": 4}),
         roles={"T": "count"}),
+    "implementations.attention.key_padding_mask": Example(
+        build=lambda: (attention.key_padding_mask, {"lengths": np.array([T + 2, 1]), "T_k": T + 2}),
+        roles={"lengths": f"ids:{T + 3}", "T_k": "count"},
+        extra=[("a (B, 1) column of lengths", {"lengths": np.array([[2], [1]])}, ()),
+               ("a length 0", {"lengths": np.array([2, 0])}, ()),
+               ("a NaN length", {"lengths": np.array([2.0, math.nan])}, ()),
+               ("a single number", {"lengths": 2}, ())]),
     "implementations.attention.sinusoidal_positional_encoding": Example(
         build=lambda: (attention.sinusoidal_positional_encoding, {"T": 6, "D": 5}),
         roles={"T": "count", "D": "count"}),

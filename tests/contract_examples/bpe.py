@@ -46,6 +46,18 @@ EXAMPLES = {
     "implementations.bpe.BPETokenizer.encode": Example(
         build=lambda: (_trained().encode, {"text": TEXT}),
         extra=_BAD_TEXT),
+    "implementations.bpe.BPETokenizer.from_merges": Example(
+        build=lambda: (bpe.BPETokenizer.from_merges, {"pairs": [(116, 104), (256, 101)]}),
+        extra=[("a string", {"pairs": "th"}, (TypeError, ValueError)),
+               ("a NaN id", {"pairs": [(116.0, np.nan)]}, (ValueError,)),
+               ("an id -1", {"pairs": [(-1, 104)]}, (ValueError,)),
+               ("one pair, flat", {"pairs": [116, 104]}, (ValueError,))]),
+    "implementations.bpe.BPETokenizer.truncated": Example(
+        build=lambda: (_trained().truncated, {"vocab_size": 260}),
+        roles={"vocab_size": "count"},
+        extra=[("below the 256 bytes", {"vocab_size": 255}, (ValueError,)),
+               ("more than the tokenizer has", {"vocab_size": VOCAB_SIZE + 1}, (ValueError,)),
+               ("True", {"vocab_size": True}, (TypeError,))]),
     "implementations.bpe.BPETokenizer.decode": Example(
         build=lambda: (_trained().decode, {"ids": IDS}),
         extra=_BAD_IDS),

@@ -44,6 +44,13 @@ EXAMPLES = {
     "implementations.datasets.load_digits": Example(
         build=lambda: (datasets.load_digits, {"data_dir": None}),
         extra=_DATA_DIR_EXTRAS),
+    "implementations.datasets.load_persuasion": Example(
+        build=lambda: (datasets.load_persuasion, {"split": "validation", "data_dir": None}),
+        extra=[("a part that does not exist", {"split": "test"}, (ValueError,)),
+               ("a capitalized name", {"split": "Train"}, (ValueError,)),
+               ("a number", {"split": 0.9}, (TypeError,)),
+               ("None", {"split": None}, (TypeError,)),
+               *_DATA_DIR_EXTRAS]),
     "implementations.synthetic.make_sine_data": Example(
         build=lambda: (synthetic.make_sine_data, {"n": 5, "noise": 0.1, "rng": _rng(), "x_range": (0.0, 1.0)}),
         roles={"n": "count", "noise": "penalty", "rng": "rng"},
@@ -85,6 +92,6 @@ EXAMPLES = {
         extra=[("min_length above max_length", {"min_length": 6}, (ValueError,)),
                ("a one-word sentence", {"min_length": 1}, (ValueError,))]),
     "implementations.synthetic.make_corpus": Example(
-        build=lambda: (synthetic.make_corpus, {"n": 4, "rng": _rng()}),
-        roles={"n": "count", "rng": "rng"}),
+        build=lambda: (synthetic.make_corpus, {"n": 4, "rng": _rng(), "graded": True}),
+        roles={"n": "count", "rng": "rng", "graded": "flag"}),
 }

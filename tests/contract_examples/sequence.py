@@ -15,6 +15,8 @@ H0 = _rng.normal(size=(B, H))  # (B, H)
 LENGTHS = np.array([5, 3])  # (B,): 1 <= length <= T
 W_XH, W_HH, B_H = _rng.normal(size=(D, H)) / 2, _rng.normal(size=(H, H)) / 2, _rng.normal(size=H)
 DL_DOUT = _rng.normal(size=(B, T, H))  # (B, T, H)
+L = 2
+H0_STACKED = _rng.normal(size=(L, B, 2 * H))  # (L, B, W): a 2-layer bidirectional cell's state, W = 2H
 
 
 def rng():
@@ -53,15 +55,21 @@ EXAMPLES = {
         extra=[("a list of arrays", {"module": [np.zeros(3)]}, ()), ("a string", {"module": "rnn"}, ()),
                ("None", {"module": None}, ())]),
     "implementations.sequence.RNN": Example(
-        build=lambda: (sequence.RNN, {"input_size": D, "hidden_size": H, "rng": rng(), "bidirectional": True}),
-        roles={"input_size": "count", "hidden_size": "count", "rng": "rng", "bidirectional": "flag"}),
+        build=lambda: (sequence.RNN, {"input_size": D, "hidden_size": H, "rng": rng(), "num_layers": L,
+                                      "bidirectional": True}),
+        roles={"input_size": "count", "hidden_size": "count", "rng": "rng", "num_layers": "count",
+               "bidirectional": "flag"},
+        extra=[("True", {"num_layers": True}, ())]),
     "implementations.sequence.RNN.forward": Example(
         build=lambda: (sequence.RNN(D, H, rng=rng()).forward, {"x": X, "h0": H0, "lengths": LENGTHS}),
         roles={"x": "array", "h0": "array", "lengths": f"ids:{T + 1}"},
         extra=_X_EXTRAS + _LENGTHS_EXTRAS + _H0_EXTRAS),
     "implementations.sequence.LSTM": Example(
-        build=lambda: (sequence.LSTM, {"input_size": D, "hidden_size": H, "rng": rng(), "forget_bias": 2.0}),
-        roles={"input_size": "count", "hidden_size": "count", "rng": "rng", "forget_bias": "scalar"}),
+        build=lambda: (sequence.LSTM, {"input_size": D, "hidden_size": H, "rng": rng(), "forget_bias": 2.0,
+                                       "num_layers": L, "bidirectional": True}),
+        roles={"input_size": "count", "hidden_size": "count", "rng": "rng", "forget_bias": "scalar",
+               "num_layers": "count", "bidirectional": "flag"},
+        extra=[("True", {"num_layers": True}, ())]),
     "implementations.sequence.LSTM.forward": Example(
         build=lambda: (sequence.LSTM(D, H, rng=rng()).forward,
                        {"x": X, "state": (H0, H0 / 2), "lengths": LENGTHS, "return_gates": True}),
@@ -78,13 +86,23 @@ EXAMPLES = {
             ("a string as c0", {"state": (H0, "zeros")}, ()),
         ]),
     "implementations.sequence.GRU": Example(
-        build=lambda: (sequence.GRU, {"input_size": D, "hidden_size": H, "rng": rng()}),
-        roles={"input_size": "count", "hidden_size": "count", "rng": "rng"}),
+        build=lambda: (sequence.GRU, {"input_size": D, "hidden_size": H, "rng": rng(), "num_layers": L,
+                                      "bidirectional": True}),
+        roles={"input_size": "count", "hidden_size": "count", "rng": "rng", "num_layers": "count",
+               "bidirectional": "flag"},
+        extra=[("True", {"num_layers": True}, ())]),
+    # RNN.forward and LSTM.forward are checked on the default cell (states (B, H)), GRU.forward on a stacked
+    # bidirectional one (states (L, B, 2H)): the three share the code that checks x, lengths and the states
     "implementations.sequence.GRU.forward": Example(
-        build=lambda: (sequence.GRU(D, H, rng=rng()).forward,
-                       {"x": X, "h0": H0, "lengths": LENGTHS, "return_gates": True}),
+        build=lambda: (sequence.GRU(D, H, rng=rng(), num_layers=L, bidirectional=True).forward,
+                       {"x": X, "h0": H0_STACKED, "lengths": LENGTHS, "return_gates": True}),
         roles={"x": "array", "h0": "array", "lengths": f"ids:{T + 1}", "return_gates": "flag"},
-        extra=_X_EXTRAS + _LENGTHS_EXTRAS + _H0_EXTRAS),
+        extra=_X_EXTRAS + _LENGTHS_EXTRAS + _H0_EXTRAS + [
+            ("a single layer's state (B, 2H)", {"h0": H0_STACKED[0]}, ()),
+            ("one direction's states (L, B, H)", {"h0": H0_STACKED[..., :H]}, ()),
+            ("PyTorch's layout (L * 2, B, H)", {"h0": np.zeros((2 * L, B, H))}, ()),
+            ("a state for another number of layers", {"h0": np.zeros((L + 1, B, 2 * H))}, ()),
+        ]),
     "implementations.sequence.chrono_init": Example(
         build=lambda: (sequence.chrono_init, {"lstm": sequence.LSTM(D, H, rng=rng()), "max_lag": 10, "rng": rng()}),
         roles={"max_lag": "rate", "rng": "rng"},

@@ -45,6 +45,17 @@ _IDS_EXTRAS = [
     ("no tokens", {"idx": IDS[:, :0]}, ()),
 ]
 
+# cross-attention: the valid call is self-attention; these add a memory (B, T_k, D) that does not fit
+_MEMORY_EXTRAS = [
+    ("a string memory", {"memory": "encoder"}, ()),
+    ("a memory with an inf", {"memory": np.full((B, T + 2, D), math.inf)}, ()),
+    ("a memory of another width", {"memory": np.zeros((B, T + 2, D + 1))}, ()),
+    ("a Tensor memory of another width", {"memory": Tensor(np.zeros((B, T + 2, D - 1)))}, ()),
+    ("a memory for another batch size", {"memory": np.zeros((B + 1, T + 2, D))}, ()),
+    ("a single memory token (D,)", {"memory": X[0, 0]}, ()),
+    ("a memory of no tokens", {"memory": Tensor(X[:, :0])}, ()),
+]
+
 EXAMPLES = {
     "implementations.transformer.MultiHeadAttention": Example(
         build=lambda: (transformer.MultiHeadAttention, {"d_model": D, "num_heads": HEADS, "rng": rng()}),
@@ -58,7 +69,7 @@ EXAMPLES = {
             ("a float mask", {"mask": np.ones((T, T))}, ()),
             ("a mask of the wrong shape", {"mask": np.ones((T + 1, T), dtype=bool)}, ()),
             ("a query that may attend to no key", {"mask": _no_key_mask()}, ()),
-            ("a string", {"mask": "causal"}, ())]),
+            ("a string", {"mask": "causal"}, ())] + _MEMORY_EXTRAS),
     "implementations.transformer.FeedForward": Example(
         build=lambda: (transformer.FeedForward, {"d_model": D, "d_ff": D_FF, "rng": rng(), "activation": "relu"}),
         roles={"d_model": "count", "d_ff": "count", "rng": "rng"},
