@@ -12,7 +12,8 @@ are less likely but whose later tokens make up for it.
 Both functions are model-agnostic. The model is a function ``log_probs_fn(prefixes)`` that maps an int array of
 shape (K, t), K prefixes of the same length t that each start with the start token, to an array of shape (K, V):
 the log-probabilities of the next token over a vocabulary of V tokens (each row a log-softmax: finite numbers or
-−inf, with Σ_v exp = 1). The decoders call it once per step, on all K prefixes at once. For :class:`TinyGPT`::
+−inf, with Σ_v exp = 1). The decoders call it once per step, on all K prefixes at once. For
+:class:`~implementations.transformer.TinyGPT`::
 
     def log_probs_fn(prefixes):                                  # (K, t) -> (K, V)
         with no_grad():

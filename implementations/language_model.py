@@ -208,7 +208,7 @@ def train_language_model(model, ids, *, steps, batch_size, lr, warmup_steps, rng
 def load_persuasion_model(*, data_dir=None):
     """The book's TinyGPT trained on *Persuasion*, written by ``tools/train_language_model.py``.
 
-    The file is checked against ``data/SHA256SUMS`` first (:func:`datasets.verify_checksum`).
+    The file is checked against ``data/SHA256SUMS`` first (:func:`~implementations.datasets.verify_checksum`).
 
     Parameters
     ----------

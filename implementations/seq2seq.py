@@ -203,10 +203,10 @@ class Seq2Seq(Module):
     ``decoder`` started from h_S (the "bridge": the encoder's summary is the decoder's initial state) → states
     s_1, …, s_T. Then
 
-    * without attention: logits_t = ``out``(s_t), so the whole source must pass through the one vector h_S;
+    * without attention: logits_t = ``out(s_t)``, so the whole source must pass through the one vector h_S;
     * with attention: the decoder state s_t queries the encoder states by :func:`additive_attention`,
       e_tj = wᵀ tanh(W_qᵀ s_t + W_kᵀ h_j) (keys and values both h_j, padded positions masked), and
-      logits_t = ``out``([s_t ; c_t]) with the context c_t = Σ_j α_tj h_j.
+      logits_t = ``out([s_t ; c_t])`` with the context c_t = Σ_j α_tj h_j.
 
     The placement is that of Luong et al. (2015): attention comes *after* the recurrent step and does not feed the
     recurrence, so during training the decoder GRU still runs over all T steps as one fused call, and attention

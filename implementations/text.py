@@ -2,7 +2,8 @@
 
 Chapter 7 of the book. Everything here is NumPy; :func:`tfidf` reproduces scikit-learn's
 ``TfidfVectorizer`` (default token pattern, lower-casing, alphabetical vocabulary) for the options it takes.
-word2vec lives in :mod:`implementations.word2vec`; :class:`Word2Vec` and :func:`sgns_loss` are re-exported here, so
+word2vec lives in :mod:`implementations.word2vec`; :class:`~implementations.word2vec.Word2Vec` and
+:func:`~implementations.word2vec.sgns_loss` are re-exported here, so
 ``text.Word2Vec`` and ``text.sgns_loss`` are the very objects defined there.
 """
 
