@@ -4,7 +4,7 @@ Chapter 7 of the book. Every word w has an input vector v_w (a row of ``W_in``, 
 vector u_w (a row of ``W_out``). A training example is a vector h made of input vectors and a word o to predict:
 
 - skip-gram: h = v_c for a centre word c, and o one of the words within ``window`` positions of c;
-- CBOW (continuous bag of words): h = (1/|C|) Σ_{j∈C} v_j, the mean over the words C around a position, and o the
+- CBOW (continuous bag of words): h = (1/n_C) Σ_{j∈C} v_j, the mean over the n_C words C around a position, and o the
   word at that position.
 
 h predicts o either by the full softmax p(o | h) = exp(u_oᵀh) / Σ_w exp(u_wᵀh), O(V) per example
@@ -37,7 +37,7 @@ __all__ = ["sgns_loss", "full_softmax_loss", "cbow_loss", "subsample", "Word2Vec
 ARCHITECTURES = ("skipgram", "cbow")
 OBJECTIVES = ("negative", "softmax")
 DEFAULT_NEGATIVES = 5  # noise words per example when objective="negative" and negatives is not given
-DEFAULT_LR = {"skipgram": 0.025, "cbow": 0.1}  # CBOW's input vectors get 1/|C| of ∂ℓ/∂h: a larger step
+DEFAULT_LR = {"skipgram": 0.025, "cbow": 0.1}  # CBOW's input vectors get 1/n_C of ∂ℓ/∂h: a larger step
 
 
 # --- the objectives -----------------------------------------------------------------------------------------------
@@ -140,10 +140,10 @@ def _full_softmax_loss(v, U, o):
 def cbow_loss(v_context, mask, U, o, noise=None):
     """CBOW loss: the mean of the context's input vectors predicts the centre word, and the gradients.
 
-    h = (1/|C|) Σ_{j∈C} v_j over the context positions C (where ``mask`` is true); then ℓ is
+    h = (1/n_C) Σ_{j∈C} v_j over the context positions C (where ``mask`` is true); then ℓ is
     :func:`full_softmax_loss` of (h, U, o) when ``noise`` is None, else eq. (7.4) with u₊ = u_o and u₋ the rows of U
-    at ``noise``. Each context vector receives ∂ℓ/∂v_j = (1/|C|) ∂ℓ/∂h. (The released C code, with its default
-    ``-cbow 1``, adds ∂ℓ/∂h itself to every v_j, without the 1/|C|; this is the exact gradient.)
+    at ``noise``. Each context vector receives ∂ℓ/∂v_j = (1/n_C) ∂ℓ/∂h. (The released C code, with its default
+    ``-cbow 1``, adds ∂ℓ/∂h itself to every v_j, without the 1/n_C; this is the exact gradient.)
 
     Parameters
     ----------
@@ -188,14 +188,14 @@ def cbow_loss(v_context, mask, U, o, noise=None):
 
 
 def _context_mean(v_context, mask):
-    """h = mean of the rows of ``v_context`` where ``mask`` is true: (b, d), and the count |C| of each: (b,)."""
+    """h = mean of the rows of ``v_context`` where ``mask`` is true: (b, d), and the count n_C of each: (b,)."""
     count = mask.sum(axis=1)  # (b,)
     h = np.einsum("bc,bcd->bd", mask, v_context) / count[:, None]  # (b, d)
     return h, count
 
 
 def _context_mean_backward(dh, mask, count):
-    """∂ℓ/∂v_j = [j ∈ C] ∂ℓ/∂h / |C|: (b, C, d), zero at padding."""
+    """∂ℓ/∂v_j = [j ∈ C] ∂ℓ/∂h / n_C: (b, C, d), zero at padding."""
     return (mask / count[:, None])[:, :, None] * dh[:, None, :]
 
 
@@ -331,7 +331,7 @@ class Word2Vec:
             Noise words per example for ``objective="negative"`` (default 5), ≥ 1; leave it out for "softmax".
         lr : float, optional
             Initial learning rate, > 0; default 0.025 for skip-gram, 0.1 for CBOW, whose input vectors receive
-            1/|C| of ∂ℓ/∂h. (The C code's defaults are 0.025 and 0.05, the latter without the 1/|C|.)
+            1/n_C of ∂ℓ/∂h. (The C code's defaults are 0.025 and 0.05, the latter without the 1/n_C.)
         architecture : {"skipgram", "cbow"}, default "skipgram"
             "skipgram": the centre word's v_c predicts each context word; "cbow": the mean of the context words'
             input vectors predicts the centre word (:func:`cbow_loss`).
