@@ -6,7 +6,8 @@ The code lives in two modules named for their kind; this module only gathers the
 - :mod:`implementations.datasets`: the files shipped in ``data/`` (houses, Paris apartments, penguins,
   sunspots, handwritten digits, the novel *Persuasion*), each checked against ``data/SHA256SUMS`` before it is read;
 - :mod:`implementations.synthetic`: the synthetic problems (sine data, moons, circles, spirals, forecasting
-  windows, the adding problem, entity tagging, a templated corpus), drawn fresh from a generator passed in.
+  windows, the adding problem, entity tagging, a templated corpus, Gaussian mixtures on a ring and a grid), drawn
+  fresh from a generator passed in.
 """
 
 from .datasets import (
@@ -24,10 +25,15 @@ from .synthetic import (
     GRADED_SUBCATEGORIES,
     TAGGING_VOCABULARY,
     WORD_CATEGORIES,
+    gaussian_grid_centres,
+    gaussian_mixture_density,
+    gaussian_ring_centres,
     make_adding_problem,
     make_circles,
     make_corpus,
     make_entity_tagging,
+    make_gaussian_grid,
+    make_gaussian_ring,
     make_moons,
     make_sine_data,
     make_spirals,
@@ -54,5 +60,10 @@ __all__ = [
     "make_moons",
     "make_circles",
     "make_spirals",
+    "make_gaussian_ring",
+    "make_gaussian_grid",
+    "gaussian_ring_centres",
+    "gaussian_grid_centres",
+    "gaussian_mixture_density",
     "verify_checksum",
 ]

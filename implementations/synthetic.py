@@ -3,7 +3,8 @@
 Nothing here is stored: each generator takes an explicit ``rng`` (a ``numpy.random.Generator``), so the same seed
 always gives the same data. Points around a sine curve (chapter 1); two moons, two circles and spiral arms, classes that
 no straight line separates (chapters 3 and 4); forecasting windows cut from a series, the adding problem and the
-"apple" tagging task (chapter 6); a templated corpus with known word categories (chapter 7).
+"apple" tagging task (chapter 6); a templated corpus with known word categories (chapter 7); mixtures of
+Gaussians on a ring and on a grid, whose modes a generative model must all find (chapter 8).
 The data files shipped in ``data/`` are read by :mod:`implementations.datasets`.
 """
 
@@ -12,7 +13,7 @@ import numbers
 
 import numpy as np
 
-from ._validation import as_finite_array, check_flag, check_nonnegative, check_positive_int, check_rng
+from ._validation import as_finite_array, check_flag, check_nonnegative, check_positive, check_positive_int, check_rng
 
 __all__ = [
     "TAGGING_VOCABULARY",
@@ -26,6 +27,11 @@ __all__ = [
     "make_adding_problem",
     "make_entity_tagging",
     "make_corpus",
+    "gaussian_ring_centres",
+    "gaussian_grid_centres",
+    "make_gaussian_ring",
+    "make_gaussian_grid",
+    "gaussian_mixture_density",
 ]
 
 
@@ -454,3 +460,164 @@ def _make_graded_corpus(n, rng):
         for w in members:
             category[w] = (*category.get(w, ()), label)
     return sentences, category
+
+
+# Mixtures of Gaussians in the plane (chapter 8): K well-separated modes, the test a generative model must pass.
+
+def gaussian_ring_centres(*, modes=8, radius=2.0):
+    """The K centres of :func:`make_gaussian_ring`: μ_k = r (cos 2πk/K, sin 2πk/K), k = 0, …, K − 1.
+
+    Parameters
+    ----------
+    modes : int, default 8
+        K ≥ 1, the number of centres, equally spaced on the circle.
+    radius : float, default 2.0
+        r > 0, the radius of the circle, centred at the origin.
+
+    Returns
+    -------
+    centres : ndarray of shape (K, 2)
+        Centre 0 at (r, 0), then counter-clockwise.
+    """
+    K = check_positive_int(modes, "modes")
+    r = check_positive(radius, "radius")
+    angle = 2.0 * np.pi * np.arange(K) / K  # (K,)
+    return r * np.column_stack([np.cos(angle), np.sin(angle)])  # (K, 2)
+
+
+def gaussian_grid_centres(*, side=5, spacing=2.0):
+    """The K = side² centres of :func:`make_gaussian_grid`: a square grid centred at the origin.
+
+    μ_(i, j) = spacing · (i − (side − 1)/2, j − (side − 1)/2) for i, j = 0, …, side − 1; with the defaults the
+    coordinates are −4, −2, 0, 2, 4.
+
+    Parameters
+    ----------
+    side : int, default 5
+        Centres per row and per column, ≥ 1.
+    spacing : float, default 2.0
+        Distance between neighbouring centres, > 0.
+
+    Returns
+    -------
+    centres : ndarray of shape (side², 2)
+        Row k = i · side + j is μ_(i, j): the first coordinate varies slowest.
+    """
+    side = check_positive_int(side, "side")
+    spacing = check_positive(spacing, "spacing")
+    coordinate = spacing * (np.arange(side) - (side - 1) / 2.0)  # (side,)
+    first, second = np.meshgrid(coordinate, coordinate, indexing="ij")  # (side, side) each
+    return np.column_stack([first.ravel(), second.ravel()])  # (side², 2)
+
+
+def _sample_mixture(n, centres, std, rng):
+    """n draws of the equal-weight mixture (1/K) Σ_k N(μ_k, std² I): a component, then Gaussian noise around it."""
+    component = rng.integers(0, len(centres), size=n)  # (n,) uniform on 0, …, K − 1
+    X = centres[component] + std * rng.standard_normal((n, centres.shape[1]))  # (n, 2)
+    return X, component
+
+
+def make_gaussian_ring(n, *, rng, modes=8, radius=2.0, std=0.05):
+    """Points from K Gaussians equally spaced on a circle, the "8 Gaussians" test of generative models.
+
+    The density is exactly
+
+        p(x) = (1/K) Σ_k N(x; μ_k, σ² I),   μ_k = r (cos 2πk/K, sin 2πk/K),
+
+    (see :func:`gaussian_ring_centres` and :func:`gaussian_mixture_density`): each point picks a component k
+    uniformly at random, independently of the others, then adds isotropic Gaussian noise of standard deviation σ.
+    With the defaults the modes are 2r sin(π/8) ≈ 1.53 apart, about 30 standard deviations, so a model that
+    drops one (mode collapse) is easy to see and to count.
+
+    Parameters
+    ----------
+    n : int
+        Number of points N ≥ 1.
+    rng : numpy.random.Generator
+    modes : int, default 8
+        K ≥ 1 components.
+    radius : float, default 2.0
+        r > 0.
+    std : float, default 0.05
+        σ ≥ 0; 0 puts every point on its centre.
+
+    Returns
+    -------
+    X : ndarray of shape (N, 2)
+    component : ndarray of shape (N,), int64
+        The k of each point, 0, …, K − 1 (centre k is row k of ``gaussian_ring_centres(modes=K, radius=r)``).
+    """
+    n = check_positive_int(n, "n")
+    rng = check_rng(rng)
+    centres = gaussian_ring_centres(modes=modes, radius=radius)  # (K, 2)
+    std = check_nonnegative(std, "std")
+    return _sample_mixture(n, centres, std, rng)
+
+
+def make_gaussian_grid(n, *, rng, side=5, spacing=2.0, std=0.05):
+    """Points from side × side Gaussians on a square grid, the "25 Gaussians" test of generative models.
+
+    The density is exactly
+
+        p(x) = (1/K) Σ_k N(x; μ_k, σ² I),   K = side²,
+
+    with the centres μ_k of :func:`gaussian_grid_centres` (with the defaults, every point of {−4, −2, 0, 2, 4}²):
+    each point picks a component k uniformly at random, independently of the others, then adds isotropic Gaussian
+    noise of standard deviation σ.
+
+    Parameters
+    ----------
+    n : int
+        Number of points N ≥ 1.
+    rng : numpy.random.Generator
+    side : int, default 5
+        Centres per row and per column, ≥ 1.
+    spacing : float, default 2.0
+        Distance between neighbouring centres, > 0.
+    std : float, default 0.05
+        σ ≥ 0; 0 puts every point on its centre.
+
+    Returns
+    -------
+    X : ndarray of shape (N, 2)
+    component : ndarray of shape (N,), int64
+        The k of each point, 0, …, side² − 1 (row k of ``gaussian_grid_centres(side=side, spacing=spacing)``).
+    """
+    n = check_positive_int(n, "n")
+    rng = check_rng(rng)
+    centres = gaussian_grid_centres(side=side, spacing=spacing)  # (K, 2)
+    std = check_nonnegative(std, "std")
+    return _sample_mixture(n, centres, std, rng)
+
+
+def gaussian_mixture_density(X, centres, *, std):
+    """The density p(x) = (1/K) Σ_k N(x; μ_k, σ² I) of an equal-weight mixture of isotropic Gaussians.
+
+    N(x; μ, σ² I) = (2πσ²)^(−D/2) exp(−‖x − μ‖² / (2σ²)) in D dimensions: the exact density of
+    :func:`make_gaussian_ring` and :func:`make_gaussian_grid` given their centres, for drawing the truth (e.g. as
+    contours on a grid of points) next to a model's samples.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, D)
+        Points at which to evaluate the density.
+    centres : array_like of shape (K, D)
+        The means μ_k.
+    std : float
+        σ > 0.
+
+    Returns
+    -------
+    density : ndarray of shape (N,)
+        Far from every centre it underflows to 0, which is its value to double precision.
+    """
+    X = as_finite_array(X, "X", ndim=2, allow_empty=False)
+    centres = as_finite_array(centres, "centres", ndim=2, allow_empty=False)
+    if centres.shape[1] != X.shape[1]:
+        raise ValueError(f"centres has {centres.shape[1]} coordinates per row but X has {X.shape[1]}; expected "
+                         "centres of shape (K, D) in the space of the points X (N, D).")
+    sigma = check_positive(std, "std")
+    D = X.shape[1]
+    squared = ((X[:, None, :] - centres[None, :, :]) ** 2).sum(axis=-1)  # (N, K) ‖x − μ_k‖²
+    normal = np.exp(-squared / (2.0 * sigma**2)) / (2.0 * np.pi * sigma**2) ** (D / 2)  # (N, K)
+    return normal.mean(axis=1)  # (N,) the average over the K components

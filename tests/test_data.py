@@ -876,3 +876,84 @@ def test_make_data_reproduces_persuasion_txt_byte_for_byte(tmp_path):
         pytest.skip("r-cran-janeaustenr is not installed and JANEAUSTENR_DIR is not set (see data/README.md)")
     make_data.write_text(make_data.derive_persuasion(make_data.load_raw_persuasion(folder)), tmp_path / "p.txt")
     assert (tmp_path / "p.txt").read_bytes() == (REPO_DATA / "persuasion.txt").read_bytes()
+
+
+# --- Gaussian mixtures on a ring and a grid (chapter 8) ---------------------------------------------------------------
+
+@pytest.mark.parametrize(("modes", "radius"), [(8, 2.0), (3, 1.0), (1, 0.5)])
+def test_ring_centres_are_equally_spaced_on_the_circle(modes, radius):
+    centres = data.gaussian_ring_centres(modes=modes, radius=radius)
+    assert centres.shape == (modes, 2)
+    np.testing.assert_allclose(centres[0], [radius, 0.0], atol=1e-15)
+    np.testing.assert_allclose(np.hypot(*centres.T), radius)
+    angles = np.arctan2(centres[:, 1], centres[:, 0]) % (2 * np.pi)
+    np.testing.assert_allclose(angles, 2 * np.pi * np.arange(modes) / modes, atol=1e-12)  # counter-clockwise
+    if modes > 1:
+        neighbours = np.linalg.norm(centres - np.roll(centres, 1, axis=0), axis=1)
+        np.testing.assert_allclose(neighbours, 2 * radius * np.sin(np.pi / modes))
+
+
+def test_grid_centres_are_the_product_grid_centred_at_the_origin():
+    centres = data.gaussian_grid_centres()
+    assert centres.shape == (25, 2)
+    expected = [(a, b) for a in (-4.0, -2.0, 0.0, 2.0, 4.0) for b in (-4.0, -2.0, 0.0, 2.0, 4.0)]  # row i * 5 + j
+    np.testing.assert_allclose(centres, expected, atol=1e-15)
+    np.testing.assert_allclose(data.gaussian_grid_centres(side=2, spacing=3.0), [[-1.5, -1.5], [-1.5, 1.5],
+                                                                                 [1.5, -1.5], [1.5, 1.5]])
+    np.testing.assert_allclose(data.gaussian_grid_centres(side=1), [[0.0, 0.0]])
+
+
+@pytest.mark.parametrize(("make", "centres"), [
+    (lambda **kw: data.make_gaussian_ring(**kw, modes=5, radius=1.5), data.gaussian_ring_centres(modes=5, radius=1.5)),
+    (lambda **kw: data.make_gaussian_grid(**kw, side=3, spacing=1.0), data.gaussian_grid_centres(side=3, spacing=1.0)),
+])
+def test_gaussian_mixture_samples_have_uniform_components_and_the_stated_spread(make, centres):
+    n, K = 9000, len(centres)
+    X_exact, component_exact = make(n=n, rng=np.random.default_rng(0), std=0.0)
+    assert X_exact.shape == (n, 2) and component_exact.dtype == np.int64
+    np.testing.assert_array_equal(X_exact, centres[component_exact])  # without noise: on the centres
+    X, component = make(n=n, rng=np.random.default_rng(0), std=0.1)
+    np.testing.assert_array_equal(component, component_exact)  # the components are drawn first
+    counts = np.bincount(component, minlength=K)
+    assert np.all(np.abs(counts - n / K) < 5 * np.sqrt(n * (1 / K) * (1 - 1 / K)))  # uniform over the K modes
+    residual = X - centres[component]  # (n, 2) ~ N(0, 0.1² I)
+    np.testing.assert_allclose(residual.mean(axis=0), 0.0, atol=5 * 0.1 / np.sqrt(n))
+    np.testing.assert_allclose(residual.std(axis=0), 0.1, rtol=5 * np.sqrt(1 / (2 * n)))
+    again = make(n=n, rng=np.random.default_rng(0), std=0.1)
+    np.testing.assert_array_equal(again[0], X)
+    assert not np.array_equal(make(n=n, rng=np.random.default_rng(1), std=0.1)[0], X)
+
+
+def test_gaussian_mixture_density_is_the_average_of_the_normal_densities_and_integrates_to_one():
+    centres = np.array([[0.0, 0.0], [1.0, 2.0]])
+    x = np.array([[0.5, 0.5], [1.0, 2.0]])
+    sigma = 0.7
+    expected = [np.mean([np.exp(-np.sum((p - c) ** 2) / (2 * sigma**2)) / (2 * np.pi * sigma**2) for c in centres])
+                for p in x]
+    np.testing.assert_allclose(data.gaussian_mixture_density(x, centres, std=sigma), expected, rtol=1e-12)
+    step = 0.02
+    grid = np.arange(-3.0, 3.0, step) + step / 2
+    points = np.stack(np.meshgrid(grid, grid), axis=-1).reshape(-1, 2)  # midpoints of a 300 × 300 grid
+    density = data.gaussian_mixture_density(points, data.gaussian_ring_centres(), std=0.2)
+    assert density.sum() * step**2 == pytest.approx(1.0, abs=1e-6)  # the ring's mass lies well inside [−3, 3]²
+    one_d = data.gaussian_mixture_density([[0.0], [1.0]], [[0.0]], std=1.0)  # D = 1: N(x; 0, 1)
+    np.testing.assert_allclose(one_d, np.exp(-np.array([0.0, 0.5])) / np.sqrt(2 * np.pi))
+
+
+@pytest.mark.parametrize(("function", "kwargs", "message"), [
+    (data.make_gaussian_ring, {"modes": 0}, "modes must be an integer >= 1"),
+    (data.make_gaussian_ring, {"radius": 0.0}, "radius must be a finite number > 0"),
+    (data.make_gaussian_ring, {"std": -0.1}, "std must be a finite number >= 0"),
+    (data.make_gaussian_grid, {"side": 0}, "side must be an integer >= 1"),
+    (data.make_gaussian_grid, {"spacing": -2.0}, "spacing must be a finite number > 0"),
+])
+def test_gaussian_mixtures_refuse_bad_arguments(function, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        function(10, rng=np.random.default_rng(0), **kwargs)
+
+
+def test_gaussian_mixture_density_refuses_points_and_centres_of_different_dimensions():
+    with pytest.raises(ValueError, match="centres has 3 coordinates per row but X has 2"):
+        data.gaussian_mixture_density(np.zeros((4, 2)), np.zeros((2, 3)), std=1.0)
+    with pytest.raises(ValueError, match="std must be a finite number > 0"):
+        data.gaussian_mixture_density(np.zeros((4, 2)), np.zeros((2, 2)), std=0.0)

@@ -94,4 +94,21 @@ EXAMPLES = {
     "implementations.synthetic.make_corpus": Example(
         build=lambda: (synthetic.make_corpus, {"n": 4, "rng": _rng(), "graded": True}),
         roles={"n": "count", "rng": "rng", "graded": "flag"}),
+    "implementations.synthetic.gaussian_ring_centres": Example(
+        build=lambda: (synthetic.gaussian_ring_centres, {"modes": 8, "radius": 2.0}),
+        roles={"modes": "count", "radius": "rate"}),
+    "implementations.synthetic.gaussian_grid_centres": Example(
+        build=lambda: (synthetic.gaussian_grid_centres, {"side": 5, "spacing": 2.0}),
+        roles={"side": "count", "spacing": "rate"}),
+    "implementations.synthetic.make_gaussian_ring": Example(
+        build=lambda: (synthetic.make_gaussian_ring, {"n": 6, "rng": _rng(), "modes": 8, "radius": 2.0, "std": 0.05}),
+        roles={"n": "count", "rng": "rng", "modes": "count", "radius": "rate", "std": "penalty"}),
+    "implementations.synthetic.make_gaussian_grid": Example(
+        build=lambda: (synthetic.make_gaussian_grid, {"n": 6, "rng": _rng(), "side": 5, "spacing": 2.0, "std": 0.05}),
+        roles={"n": "count", "rng": "rng", "side": "count", "spacing": "rate", "std": "penalty"}),
+    "implementations.synthetic.gaussian_mixture_density": Example(
+        build=lambda: (synthetic.gaussian_mixture_density, {"X": SERIES[:3] / 8, "centres": SERIES[:2] / 8,
+                                                            "std": 1.0}),
+        roles={"X": "array", "centres": "array", "std": "rate"},
+        extra=[("centres of another dimension", {"centres": np.zeros((2, 3))}, ())]),
 }
