@@ -255,6 +255,41 @@ def check_ids(ids, name, *, vocab_size, ndim=None):
     return arr.astype(np.int64)
 
 
+def check_ignore_index(ignore_index):
+    """None, or the integer that marks targets left out of a loss (such as -1)."""
+    if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, numbers.Integral)):
+        raise ValueError(f"ignore_index must be an integer (such as -1 for positions that are not predicted) or None; "
+                         f"received {ignore_index!r}.")
+    return ignore_index
+
+
+def check_next_token_targets(targets, name, *, inputs_name, shape, vocab_name, vocab_size, ignore_index):
+    """The targets of a next-token loss: ids 0..V−1 (or ``ignore_index``) of the inputs' shape; int64 array.
+
+    ``targets`` may be array-like or a Tensor (its values are read); integer arrays skip the NaN scan.
+    ``inputs_name`` and ``vocab_name`` are the caller's public names of the inputs and of V, for the messages.
+    O(B T), once per call, before the forward pass.
+    """
+    t = targets.data if type(targets).__name__ == "Tensor" else targets  # a Tensor of the package: its values
+    if not (isinstance(t, np.ndarray) and t.dtype.kind in "iu"):
+        t = check_finite_values(as_array(t, name), name)
+    if t.shape != shape:
+        raise ValueError(f"{name} must have the shape of {inputs_name} {shape} (the token that follows each position); "
+                         f"received shape {t.shape}.")
+    outside = (t < 0) | (t >= vocab_size)
+    if t.dtype.kind == "f":
+        outside |= t != np.round(t)
+    if ignore_index is not None:
+        outside &= t != ignore_index
+    if outside.any():
+        shown = ", ".join(f"{v:g}" for v in np.unique(t[outside])[:5])
+        ignored = "" if ignore_index is None else f" or ignore_index = {ignore_index}"
+        raise ValueError(f"{name} must hold token ids 0..{vocab_size - 1} (below {vocab_name} = {vocab_size})"
+                         f"{ignored}; received {int(outside.sum())} id(s) outside that set, with values {shown}. Mark "
+                         "positions that are not predicted with ignore_index.")
+    return t.astype(np.int64)
+
+
 def check_str_list(values, name, *, what="token"):
     """A list (or tuple) of strings, e.g. the tokens of a sentence; a bare string is refused, not split into letters."""
     if isinstance(values, (str, bytes)):

@@ -15,8 +15,9 @@ its samples Y with samples X of the data:
 import numpy as np
 
 from ._validation import as_finite_array, check_flag, check_nonnegative, check_positive, check_positive_int
+from .kernels import rbf_kernel
 
-__all__ = ["rbf_kernel", "mmd2", "median_bandwidth", "assign_to_modes", "modes_covered", "high_quality_fraction"]
+__all__ = ["mmd2", "median_bandwidth", "assign_to_modes", "modes_covered", "high_quality_fraction"]
 
 
 def _two_samples(X, Y, *, names=("X", "Y"), min_rows=1):
@@ -42,30 +43,11 @@ def _squared_distances(X, Y):
     return np.maximum(squared, 0.0)  # round-off can make a distance of 0 slightly negative
 
 
-def rbf_kernel(X, Y, *, bandwidth):
-    """The Gaussian (RBF) kernel matrix K[i, j] = k(x_i, y_j) = exp(−‖x_i − y_j‖² / (2σ²)).
-
-    Parameters
-    ----------
-    X : array_like of shape (m, D)
-    Y : array_like of shape (n, D)
-    bandwidth : float
-        σ > 0, the length scale: points much closer than σ look alike (k ≈ 1), points much farther look unrelated
-        (k ≈ 0).
-
-    Returns
-    -------
-    K : ndarray of shape (m, n)
-    """
-    X, Y = _two_samples(X, Y)
-    sigma = check_positive(bandwidth, "bandwidth")
-    return np.exp(-_squared_distances(X, Y) / (2.0 * sigma**2))  # (m, n)
-
-
 def mmd2(X, Y, *, bandwidth, unbiased=True):
     """Estimate of the squared maximum mean discrepancy MMD²(P, Q) between the samples X ~ P and Y ~ Q.
 
-    With k the Gaussian kernel of :func:`rbf_kernel` and K_XX, K_YY, K_XY its matrices on the samples,
+    With k(x, y) = exp(−‖x − y‖² / (2σ²)), chapter 3's :func:`~implementations.kernels.rbf_kernel` of width σ, and
+    K_XX, K_YY, K_XY its matrices on the samples,
 
     * ``unbiased=True``, the U-statistic of Gretton et al. (2012, Lemma 6), whose expectation is MMD² exactly:
 
@@ -98,9 +80,9 @@ def mmd2(X, Y, *, bandwidth, unbiased=True):
     X, Y = _two_samples(X, Y, min_rows=2 if unbiased else 1)
     sigma = check_positive(bandwidth, "bandwidth")
     m, n = X.shape[0], Y.shape[0]
-    K_XX = np.exp(-_squared_distances(X, X) / (2.0 * sigma**2))  # (m, m)
-    K_YY = np.exp(-_squared_distances(Y, Y) / (2.0 * sigma**2))  # (n, n)
-    K_XY = np.exp(-_squared_distances(X, Y) / (2.0 * sigma**2))  # (m, n)
+    K_XX = rbf_kernel(X, X, width=sigma)  # (m, m)
+    K_YY = rbf_kernel(Y, Y, width=sigma)  # (n, n)
+    K_XY = rbf_kernel(X, Y, width=sigma)  # (m, n)
     if unbiased:  # leave out the m (and n) pairs of a point with itself
         within_X = (K_XX.sum() - np.trace(K_XX)) / (m * (m - 1))
         within_Y = (K_YY.sum() - np.trace(K_YY)) / (n * (n - 1))

@@ -11,16 +11,16 @@ lengths are padded on the right and passed with ``src_lengths``; targets need no
 right, so padding after a target's end changes nothing before it; leave it out of the loss with ``ignore_index``).
 """
 
-import numbers
 
 import numpy as np
 
 from . import functional as F
 from ._validation import (
     as_array,
-    check_finite_values,
     check_flag,
     check_ids,
+    check_ignore_index,
+    check_next_token_targets,
     check_nonnegative_int,
     check_positive_int,
     check_rng,
@@ -165,31 +165,6 @@ def _check_ids(ids, name, vocab_size, *, ndim=2):
                 (1, 2): f" For row b of a padded batch use {name}[b, :length_b]."}.get((ndim, values.ndim), "")
         raise ValueError(f"{name} must have shape {shape}; received shape {values.shape}.{hint}")
     return check_ids(values, name, vocab_size=vocab_size)  # NaN, fractions, ids outside 0..V−1, empty
-
-
-def _check_ignore_index(ignore_index):
-    if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, numbers.Integral)):
-        raise ValueError(f"ignore_index must be an integer (such as -1 for padding that is not predicted) or None; "
-                         f"received {ignore_index!r}.")
-    return ignore_index
-
-
-def _check_targets(targets, shape, vocab_size, ignore_index):
-    """tgt_out (B, T): the ids that follow the tokens of tgt_in, 0..V−1, or ``ignore_index``."""
-    t = check_finite_values(as_array(targets.data if isinstance(targets, Tensor) else targets, "tgt_out"), "tgt_out")
-    if t.shape != shape:
-        raise ValueError(f"tgt_out must have the shape of tgt_in {shape} (the token that follows each input token); "
-                         f"received shape {t.shape}.")
-    outside = (t < 0) | (t >= vocab_size) | (t != np.round(t))
-    if ignore_index is not None:
-        outside &= t != ignore_index
-    if outside.any():
-        shown = ", ".join(f"{v:g}" for v in np.unique(t[outside])[:5])
-        ignored = "" if ignore_index is None else f" or ignore_index = {ignore_index}"
-        raise ValueError(f"tgt_out must hold token ids 0..{vocab_size - 1} (below tgt_vocab = {vocab_size}){ignored};"
-                         f" received {int(outside.sum())} id(s) outside that set, with values {shown}. Mark padding "
-                         "with ignore_index.")
-    return t.astype(np.int64)
 
 
 # --- the model ----------------------------------------------------------------------------------------------------
@@ -342,8 +317,9 @@ class Seq2Seq(Module):
         loss : Tensor of shape ()
         """
         src, tgt_in, src_lengths = self._check_pair(src, tgt_in, src_lengths)
-        ignore_index = _check_ignore_index(ignore_index)
-        tgt_out = _check_targets(tgt_out, tgt_in.shape, self.tgt_vocab, ignore_index)
+        ignore_index = check_ignore_index(ignore_index)
+        tgt_out = check_next_token_targets(tgt_out, "tgt_out", inputs_name="tgt_in", shape=tgt_in.shape,
+                                           vocab_name="tgt_vocab", vocab_size=self.tgt_vocab, ignore_index=ignore_index)
         logits, _ = self._forward(src, tgt_in, src_lengths)
         return F.cross_entropy(logits, tgt_out, ignore_index=ignore_index)
 

@@ -7,7 +7,6 @@ a model that runs its blocks at every step (and ``TinyGPT.generate``, once per n
 With its key–value cache, ``TinyGPT.generate`` calls ``_forward_cached`` instead, which feeds only the new tokens.
 """
 
-import numbers
 
 import numpy as np
 
@@ -16,7 +15,9 @@ from ._validation import (
     as_array,
     check_finite_values,
     check_flag,
+    check_ignore_index,
     check_last_dim,
+    check_next_token_targets,
     check_nonnegative_int,
     check_positive,
     check_positive_int,
@@ -432,31 +433,10 @@ class TinyGPT(Module):
         loss : Tensor of shape ()
         """
         idx = self._check_ids(idx)
-        if ignore_index is not None and (isinstance(ignore_index, bool)
-                                         or not isinstance(ignore_index, numbers.Integral)):
-            raise ValueError(f"ignore_index must be an integer (such as -1 for positions that are not predicted) or "
-                             f"None; received {ignore_index!r}.")
-        self._check_targets(targets, idx.shape, ignore_index)
+        ignore_index = check_ignore_index(ignore_index)
+        check_next_token_targets(targets, "targets", inputs_name="idx", shape=idx.shape, vocab_name="vocab_size",
+                                 vocab_size=self.vocab_size, ignore_index=ignore_index)
         return F.cross_entropy(self._forward(idx), targets, ignore_index=ignore_index)
-
-    def _check_targets(self, targets, shape, ignore_index):
-        """Targets of the shape of idx: token ids 0..V−1, or ``ignore_index``. O(B T), once per call."""
-        t = targets.data if isinstance(targets, Tensor) else targets
-        if not (isinstance(t, np.ndarray) and t.dtype.kind in "iu"):
-            t = check_finite_values(as_array(t, "targets"), "targets")
-        if t.shape != shape:
-            raise ValueError(f"targets must have the shape of idx {shape} (the id that follows each position); "
-                             f"received shape {t.shape}.")
-        V = self.vocab_size
-        outside = ((t < 0) | (t >= V) | (t != np.round(t))) if t.dtype.kind == "f" else (t < 0) | (t >= V)
-        if ignore_index is not None:
-            outside &= t != ignore_index
-        if outside.any():
-            shown = ", ".join(f"{v:g}" for v in np.unique(t[outside])[:5])
-            ignored = "" if ignore_index is None else f" or ignore_index = {ignore_index}"
-            raise ValueError(f"targets must hold token ids 0..{V - 1} (below vocab_size = {V}){ignored}; received "
-                             f"{int(outside.sum())} id(s) outside that set, with values {shown}. Mark positions "
-                             "that are not predicted with ignore_index.")
 
     def generate(self, idx, max_new_tokens, *, rng, temperature=1.0, top_k=None, use_cache=True):
         """Sample ``max_new_tokens`` tokens one at a time, each from the model's next-token distribution.

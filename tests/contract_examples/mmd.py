@@ -14,10 +14,6 @@ _SECOND_SAMPLE = [("Y of another dimension", {"Y": np.zeros((4, 3))}, ())]
 _CENTRES = [("centres of another dimension", {"centres": np.zeros((3, 1))}, ())]
 
 EXAMPLES = {
-    "implementations.mmd.rbf_kernel": Example(
-        build=lambda: (mmd.rbf_kernel, {"X": X, "Y": Y, "bandwidth": 1.0}),
-        roles={"X": "array", "Y": "array", "bandwidth": "rate"},
-        extra=_SECOND_SAMPLE),
     "implementations.mmd.mmd2": Example(
         build=lambda: (mmd.mmd2, {"X": X, "Y": Y, "bandwidth": 1.0, "unbiased": True}),
         roles={"X": "array", "Y": "array", "bandwidth": "rate", "unbiased": "flag"},
