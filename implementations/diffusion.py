@@ -179,7 +179,7 @@ def _check_steps(t, name, N, *, T=None):
 
 
 def q_sample(x0, t, noise, schedule):
-    """Draw x_t from q(x_t | x_0) in one step: x_t = √ᾱ_t x_0 + √(1 − ᾱ_t) ε.
+    """Draw x_t from q(x_t | x_0) in one step: x_t = √ᾱ_t x_0 + √(1 − ᾱ_t) ε, eq. (8.9).
 
     Applying the T single steps x_t = √(1 − β_t) x_{t−1} + √β_t ε_t one after the other gives the same distribution:
     a sum of independent Gaussians is Gaussian, its mean is √(α_1 ⋯ α_t) x_0 and its variance 1 − ᾱ_t.
@@ -324,7 +324,7 @@ class Denoiser(Module):
 
 
 def diffusion_loss(model, x0, *, schedule, rng):
-    """The simplified DDPM objective of Ho et al. (2020, eq. 14), estimated on a batch: predict the noise.
+    """The simplified DDPM objective of Ho et al. (2020), eq. (8.10), estimated on a batch: predict the noise.
 
     For each point x_0 of the batch, draw a step t uniform on 1, …, T and ε ~ N(0, I), form
     x_t = √ᾱ_t x_0 + √(1 − ᾱ_t) ε (:func:`q_sample`) and compare the prediction with the noise:
@@ -386,7 +386,7 @@ def _check_keep(steps_to_keep, T, return_trajectory):
 
 def ddpm_sample(model, n, *, schedule, rng, data_dim=None, variance="beta", return_trajectory=False,
                 steps_to_keep=None):
-    """Ancestral sampling of DDPM (Ho et al., 2020, Algorithm 2): from noise x_T ~ N(0, I) back to data x_0.
+    """Ancestral sampling of DDPM (Ho et al., 2020, Algorithm 2), eq. (8.11): from noise x_T ~ N(0, I) to data x_0.
 
     For t = T, …, 1:
 

@@ -60,7 +60,7 @@ def _logits(logits, name):
 
 
 def discriminator_loss(real_logits, fake_logits):
-    """The discriminator's loss −E log σ(D(x)) − E log(1 − σ(D(G(z)))): −V(D, G), to be minimized.
+    """The discriminator's loss −E log σ(D(x)) − E log(1 − σ(D(G(z)))): −V(D, G) of eq. (8.1), to be minimized.
 
     It is the binary cross-entropy of a classifier that labels real samples 1 and generated ones 0, computed as
     mean softplus(−a_real) + mean softplus(a_fake). Each mean is over its own batch, so the two batches may differ
@@ -92,7 +92,7 @@ def _check_kind(kind):
 
 
 def generator_loss(fake_logits, *, kind="non_saturating"):
-    """The generator's loss on the logits a = D(G(z)) of generated samples.
+    """The generator's loss on the logits a = D(G(z)) of generated samples, minimax or non-saturating, eq. (8.4).
 
     * ``kind="minimax"``: E log(1 − σ(a)) = −mean softplus(a), G's term of the game V(D, G) itself.
     * ``kind="non_saturating"``: −E log σ(a) = mean softplus(−a), the loss Goodfellow et al. (2014) train with.
@@ -121,7 +121,7 @@ def generator_loss(fake_logits, *, kind="non_saturating"):
 
 
 def optimal_discriminator(p_data, p_model):
-    """The best discriminator for a fixed generator: D*(x) = p_data(x) / (p_data(x) + p_g(x)).
+    """The best discriminator for a fixed generator: D*(x) = p_data(x) / (p_data(x) + p_g(x)), eq. (8.2).
 
     Derivation: for a fixed G, V(D, G) = ∫ [p_data(x) log D(x) + p_g(x) log(1 − D(x))] dx, and D(x) may be chosen
     separately at every x. With a = p_data(x), b = p_g(x), the integrand a log y + b log(1 − y) is concave in

@@ -44,7 +44,7 @@ def _squared_distances(X, Y):
 
 
 def mmd2(X, Y, *, bandwidth, unbiased=True):
-    """Estimate of the squared maximum mean discrepancy MMD²(P, Q) between the samples X ~ P and Y ~ Q.
+    """Estimate of the squared maximum mean discrepancy MMD²(P, Q) of eq. (8.12) between samples X ~ P and Y ~ Q.
 
     With k(x, y) = exp(−‖x − y‖² / (2σ²)), chapter 3's :func:`~implementations.kernels.rbf_kernel` of width σ, and
     K_XX, K_YY, K_XY its matrices on the samples,

@@ -52,7 +52,7 @@ def _pair(mu, log_var):
 
 
 def gaussian_kl(mu, log_var):
-    """KL(N(μ, diag σ²) ‖ N(0, I)) = ½ Σ_j (μ_j² + σ_j² − 1 − log σ_j²), summed over the latent dimensions j.
+    """KL(N(μ, diag σ²) ‖ N(0, I)) = ½ Σ_j (μ_j² + σ_j² − 1 − log σ_j²) over the latent dimensions j, eq. (8.6).
 
     The closed form follows from KL = E_q[log q(z) − log p(z)] for two Gaussians: E_q[−(z − μ)²/(2σ²)] = −½ and
     E_q[z²] = μ² + σ², per dimension, the normalizing constants giving −½ log σ². It is >= 0, and 0 only at μ = 0,
@@ -75,7 +75,7 @@ def gaussian_kl(mu, log_var):
 
 
 def reparameterize(mu, log_var, eps):
-    """z = μ + exp(½ log σ²) ⊙ ε: a sample of N(μ, diag σ²) that is a differentiable function of μ and log σ².
+    """z = μ + exp(½ log σ²) ⊙ ε, eq. (8.7): a sample of N(μ, diag σ²), differentiable in μ and log σ².
 
     The noise ε ~ N(0, I) is drawn outside, so the randomness is an input, not part of the graph (the
     reparameterization trick). The local derivatives are those of one line of algebra: ∂z/∂μ = 1 and
@@ -244,7 +244,7 @@ class VAE(Module):
     # --- the bound ------------------------------------------------------------------------------------------------
 
     def elbo(self, x, *, rng, n_samples=1, average=True):
-        """The evidence lower bound ELBO(x) = E_q log p_θ(x | z) − KL(q_φ(z | x) ‖ N(0, I)) <= log p_θ(x).
+        """The evidence lower bound ELBO(x) = E_q log p_θ(x | z) − KL(q_φ(z | x) ‖ N(0, I)) <= log p_θ(x), eq. (8.5).
 
         The expectation is estimated with ``n_samples`` codes z = μ + σ ⊙ ε per example (:func:`reparameterize`,
         ε ~ N(0, I) from ``rng``); the KL term is exact (:func:`gaussian_kl`). The estimate is unbiased for the

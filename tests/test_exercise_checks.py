@@ -160,8 +160,9 @@ def test_every_exercise_check_is_tested():
     from test_exercise_checks_ch3 import RIGHT as RIGHT_CH3
     from test_exercise_checks_ch4 import RIGHT as RIGHT_CH4
     from test_exercise_checks_ch5 import RIGHT as RIGHT_CH5
+    from test_exercise_checks_ch8 import RIGHT as RIGHT_CH8
 
-    tested = [f.__name__ for f in (*RIGHT, *RIGHT_CH1, *RIGHT_CH2, *RIGHT_CH3, *RIGHT_CH4, *RIGHT_CH5)]
+    tested = [f.__name__ for f in (*RIGHT, *RIGHT_CH1, *RIGHT_CH2, *RIGHT_CH3, *RIGHT_CH4, *RIGHT_CH5, *RIGHT_CH8)]
     assert sorted(tested) == sorted(exercise_checks.__all__)
 
 
@@ -259,8 +260,9 @@ def test_every_exercise_has_at_least_two_wrong_answers():
     from test_exercise_checks_ch3 import WRONG as WRONG_CH3
     from test_exercise_checks_ch4 import WRONG as WRONG_CH4
     from test_exercise_checks_ch5 import WRONG as WRONG_CH5
+    from test_exercise_checks_ch8 import WRONG as WRONG_CH8
 
-    everything = {**WRONG, **WRONG_CH1, **WRONG_CH2, **WRONG_CH3, **WRONG_CH4, **WRONG_CH5}
+    everything = {**WRONG, **WRONG_CH1, **WRONG_CH2, **WRONG_CH3, **WRONG_CH4, **WRONG_CH5, **WRONG_CH8}
     assert set(everything) == set(exercise_checks.__all__)
     assert all(len(mistakes) >= 2 for mistakes in everything.values())
 

@@ -28,6 +28,7 @@ CHAPTERS = {
     5: "notebooks/05_convolutional_networks",
     6: "notebooks/06_sequence_models",
     7: "notebooks/07_transformers",
+    8: "notebooks/08_generative_models",
 }
 CHAPTER_OF = {  # the home chapter of each module
     **dict.fromkeys(["regression", "basis", "preprocessing", "robust", "model_selection", "lasso", "gradcheck",
@@ -40,6 +41,7 @@ CHAPTER_OF = {  # the home chapter of each module
     "sequence": 6,
     **dict.fromkeys(["text", "word2vec", "seq2seq", "decoding", "attention", "transformer", "bpe", "ngram",
                      "language_model"], 7),
+    **dict.fromkeys(["gan", "vae", "diffusion", "mmd"], 8),
 }
 
 
