@@ -98,8 +98,9 @@ def median_bandwidth(X, Y):
     itself), of the distances themselves, not squared. It is the scale at which the Gaussian kernel
     exp(−‖z − z'‖² / (2σ²)) of a typical pair is e^(−1/2) ≈ 0.61; Gretton et al. (2012) use it in their experiments.
     It sees the overall scale of the data, not finer structure: for the eight narrow modes of
-    :func:`~implementations.synthetic.make_gaussian_ring` it is about the ring's diameter, and an MMD² at that
-    bandwidth barely tells sharp modes from blurred ones; a bandwidth of the modes' scale does. It costs O(N²)
+    :func:`~implementations.synthetic.make_gaussian_ring` it is about 2√2 ≈ 2.8 (the distance between modes a
+    quarter-turn apart), the scale of the whole ring, and an MMD² at that bandwidth barely tells sharp modes from
+    blurred ones; a bandwidth of the modes' scale does. It costs O(N²)
     memory: a few thousand points at most.
 
     Parameters
