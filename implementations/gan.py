@@ -10,9 +10,9 @@ loss (:func:`generator_loss`). For a fixed generator with density p_g the best d
 σ(D*(x)) = p_data(x) / (p_data(x) + p_g(x)) (:func:`optimal_discriminator`), and with that D the game's value is
 −log 4 + 2 JS(p_data ‖ p_g): the generator minimizes a Jensen–Shannon divergence.
 
-Every loss is computed from the logits with the stable softplus(a) = log(1 + eᵃ) = max(a, 0) + log(1 + e^−|a|),
+Every loss is computed from the logits with the stable softplus(a) = log(1 + eᵃ) = max(a, 0) + log(1 + exp(−abs(a))),
 since −log σ(a) = softplus(−a) and −log(1 − σ(a)) = softplus(a): σ(a) itself is never formed, so a confident D
-(|a| of several hundred) gives finite losses and gradients.
+(a logit of magnitude several hundred) gives finite losses and gradients.
 
 Samples are rows: a batch of data or of generated points has shape (N, data_dim), a batch of noise (N, latent_dim).
 """
@@ -247,9 +247,9 @@ def fit_discriminator(x_real, x_fake, *, hidden=(32, 32), steps=500, lr=1e-2, rn
 class GAN(Module):
     """A generator G(z) and a discriminator D(x), two MLPs, for data of ``data_dim`` features.
 
-    G = MLP([latent_dim, *generator_hidden, data_dim]) maps noise z ~ N(0, I) to a sample; its last layer is
-    linear, so samples can land anywhere. D = MLP([data_dim (+1), *discriminator_hidden, 1]) maps a sample to one
-    logit.
+    G = ``MLP([latent_dim, *generator_hidden, data_dim])`` maps noise z ~ N(0, I) to a sample; its last layer is
+    linear, so samples can land anywhere. D = ``MLP([data_dim (+1), *discriminator_hidden, 1])`` maps a sample to
+    one logit.
 
     **Minibatch standard deviation** (``minibatch_std=True``, Karras et al., 2018), a remedy against mode collapse.
     A collapsed generator puts all its samples on a few modes; each sample on its own looks real, so a D that

@@ -123,9 +123,9 @@ def _hidden_sizes(hidden):
 class VAE(Module):
     """A variational autoencoder: a Gaussian encoder q_φ(z | x) and a decoder p_θ(x | z), two MLPs.
 
-    * Encoder: MLP([data_dim, *hidden, 2 · latent_dim]); its output is split into μ (the first latent_dim
+    * Encoder: ``MLP([data_dim, *hidden, 2 * latent_dim])``; its output is split into μ (the first latent_dim
       columns) and log σ² (the rest).
-    * Decoder: MLP([latent_dim, *reversed(hidden), data_dim]); its output is
+    * Decoder: ``MLP([latent_dim, *reversed(hidden), data_dim])``; its output is
 
       - for ``likelihood="gaussian"``: the mean m(z) of p(x | z) = N(m(z), s² I) with the fixed standard deviation
         s = ``sigma``, so log p(x | z) = −‖x − m(z)‖² / (2s²) − (D/2) log(2π s²): for real-valued data (2-D points);
