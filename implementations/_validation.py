@@ -333,6 +333,17 @@ def check_finite_any_shape(a, name):
     return check_finite_values(arr, name)
 
 
+def check_hidden_sizes(hidden, name):
+    """``hidden`` as a tuple of hidden-layer widths, each an integer >= 1; () means no hidden layer."""
+    if isinstance(hidden, numbers.Integral) and not isinstance(hidden, bool):
+        raise TypeError(f"{name} must be a tuple of hidden-layer widths; received the number {hidden}. Write "
+                        f"({hidden},) for one hidden layer of {hidden} units.")
+    if isinstance(hidden, (str, bytes)) or not hasattr(hidden, "__iter__"):
+        raise TypeError(f"{name} must be a tuple of hidden-layer widths such as (32, 32), or () for none; "
+                        f"received {_describe(hidden)}.")
+    return tuple(check_positive_int(h, f"{name}[{k}]") for k, h in enumerate(hidden))
+
+
 def check_callable(f, name, *, what="a function"):
     """``f`` must be callable (a function, a lambda, a bound method); ``what`` says what it is, for the message."""
     if not callable(f):

@@ -28,13 +28,14 @@ from ._validation import (
     check_callable,
     check_finite_values,
     check_flag,
+    check_hidden_sizes,
     check_positive,
     check_positive_int,
     check_rng,
 )
 from .autograd import Tensor, _tensor_argument, concatenate, no_grad
 from .functional import mse_loss
-from .nn import ACTIVATIONS, MLP, Module
+from .nn import MLP, Module, _check_activation
 
 __all__ = ["linear_beta_schedule", "cosine_beta_schedule", "DDPMSchedule", "q_sample", "sinusoidal_time_embedding",
            "Denoiser", "diffusion_loss", "ddpm_sample"]
@@ -282,16 +283,12 @@ class Denoiser(Module):
 
     def __init__(self, data_dim=2, *, hidden=(48, 48, 48), time_dim=16, max_period=10000.0, activation="gelu", rng):
         self.data_dim = check_positive_int(data_dim, "data_dim")
-        if isinstance(hidden, (str, bytes)) or not hasattr(hidden, "__iter__"):
-            raise TypeError(f"hidden must be a list of hidden-layer widths, e.g. hidden=(48, 48, 48); received "
-                            f"{_describe(hidden)}.")
-        hidden = [check_positive_int(h, f"hidden[{k}]") for k, h in enumerate(hidden)]
+        hidden = check_hidden_sizes(hidden, "hidden")
         self.time_dim = check_positive_int(time_dim, "time_dim")
         if self.time_dim % 2:
             raise ValueError(f"time_dim must be even (a sine and a cosine per frequency); received {time_dim}.")
         self.max_period = check_positive(max_period, "max_period")
-        if activation not in ACTIVATIONS:
-            raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}; received {activation!r}.")
+        activation = _check_activation(activation)
         self.net = MLP([self.data_dim + self.time_dim, *hidden, self.data_dim], activation=activation,
                        rng=check_rng(rng))
 

@@ -66,6 +66,17 @@ def cross_entropy(logits, targets, *, ignore_index=None):
     return -log_p[rows, t_kept].mean()
 
 
+def _softplus(z):
+    """softplus(z) = log(1 + e^z) for a Tensor, as max(z, 0) + log(1 + e^(−|z|)), which never overflows.
+
+    Both pieces take the branch z ≥ 0 at z = 0, so the derivative there is the correct sigm(0) = 1/2.
+    """
+    nonnegative = z.data >= 0
+    positive_part = where(nonnegative, z, 0.0)  # max(z, 0), derivative 1 at z = 0
+    abs_z = where(nonnegative, z, -z)  # |z|, derivative +1 at z = 0: the same branch
+    return positive_part + ((-abs_z).exp() + 1.0).log()
+
+
 def binary_cross_entropy_with_logits(logits, targets):
     """Mean of log(1 + e^z) − t z, eq. (2.6): the binary cross-entropy computed from the logits z.
 
@@ -88,11 +99,7 @@ def binary_cross_entropy_with_logits(logits, targets):
     if np.any((t < 0) | (t > 1)) or np.isnan(t).any():
         raise ValueError("targets must lie in [0, 1]; received values outside it (or NaN). Use 0/1 labels or "
                          "probabilities.")
-    nonnegative = z.data >= 0
-    positive_part = where(nonnegative, z, 0.0)  # max(z, 0), derivative 1 at z = 0
-    abs_z = where(nonnegative, z, -z)  # |z|, derivative +1 at z = 0: the same branch
-    softplus = positive_part + ((-abs_z).exp() + 1.0).log()
-    return (softplus - z * t).mean()
+    return (_softplus(z) - z * t).mean()
 
 
 def mse_loss(prediction, target):

@@ -17,8 +17,6 @@ since −log σ(a) = softplus(−a) and −log(1 − σ(a)) = softplus(a): σ(a)
 Samples are rows: a batch of data or of generated points has shape (N, data_dim), a batch of noise (N, latent_dim).
 """
 
-import numbers
-
 import numpy as np
 
 from ._validation import (
@@ -26,12 +24,14 @@ from ._validation import (
     as_finite_array,
     check_finite_any_shape,
     check_flag,
+    check_hidden_sizes,
     check_positive,
     check_positive_int,
     check_rng,
 )
-from .autograd import Tensor, _tensor_argument, concatenate, no_grad, where
-from .nn import ACTIVATIONS, MLP, Module
+from .autograd import Tensor, _tensor_argument, concatenate, no_grad
+from .functional import _softplus
+from .nn import MLP, Module, _check_activation
 from .optim import Adam
 
 __all__ = ["discriminator_loss", "generator_loss", "optimal_discriminator", "fit_discriminator", "GAN", "gan_step"]
@@ -40,14 +40,6 @@ GENERATOR_LOSSES = ("non_saturating", "minimax")
 
 
 # --- the losses ------------------------------------------------------------------------------------------------------
-
-def _softplus(a):
-    """softplus(a) = log(1 + eᵃ) for a Tensor, computed as max(a, 0) + log(1 + e^−|a|): eᵃ never overflows."""
-    nonnegative = a.data >= 0
-    positive_part = where(nonnegative, a, 0.0)  # max(a, 0)
-    abs_a = where(nonnegative, a, -a)  # |a|
-    return positive_part + ((-abs_a).exp() + 1.0).log()
-
 
 def _logits(logits, name):
     """``logits`` as a non-empty Tensor of shape (N,): one logit per sample."""
@@ -173,22 +165,6 @@ def _samples(x, name, *, width=None, reference="x_real"):
     return x
 
 
-def _hidden_sizes(hidden, name):
-    """A tuple of hidden widths (each an integer >= 1; empty means no hidden layer)."""
-    if isinstance(hidden, numbers.Integral) and not isinstance(hidden, bool):
-        hidden = (hidden,)
-    if isinstance(hidden, (str, bytes)) or not hasattr(hidden, "__iter__"):
-        raise TypeError(f"{name} must be a tuple of hidden-layer widths such as (32, 32); received "
-                        f"{_describe(hidden)}.")
-    return tuple(check_positive_int(h, f"{name}[{k}]") for k, h in enumerate(hidden))
-
-
-def _check_activation(activation):
-    if not isinstance(activation, str) or activation not in ACTIVATIONS:
-        raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}; received {activation!r}.")
-    return activation
-
-
 def fit_discriminator(x_real, x_fake, *, hidden=(32, 32), steps=500, lr=1e-2, rng, activation="tanh"):
     """Train a discriminator alone, against samples of a FIXED generator, and return it as a function.
 
@@ -219,7 +195,7 @@ def fit_discriminator(x_real, x_fake, *, hidden=(32, 32), steps=500, lr=1e-2, rn
     x_real = _samples(x_real, "x_real")
     d = x_real.shape[1]
     x_fake = _samples(x_fake, "x_fake", width=d)
-    hidden = _hidden_sizes(hidden, "hidden")
+    hidden = check_hidden_sizes(hidden, "hidden")
     steps = check_positive_int(steps, "steps")
     lr = check_positive(lr, "lr")
     rng = check_rng(rng)
@@ -280,8 +256,8 @@ class GAN(Module):
                  activation="tanh", minibatch_std=False):
         self.latent_dim = check_positive_int(latent_dim, "latent_dim")
         self.data_dim = check_positive_int(data_dim, "data_dim")
-        generator_hidden = _hidden_sizes(generator_hidden, "generator_hidden")
-        discriminator_hidden = _hidden_sizes(discriminator_hidden, "discriminator_hidden")
+        generator_hidden = check_hidden_sizes(generator_hidden, "generator_hidden")
+        discriminator_hidden = check_hidden_sizes(discriminator_hidden, "discriminator_hidden")
         rng = check_rng(rng)
         activation = _check_activation(activation)
         self.minibatch_std = check_flag(minibatch_std, "minibatch_std")

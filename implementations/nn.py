@@ -319,6 +319,13 @@ class Sequential(Module):
         return x
 
 
+def _check_activation(activation):
+    """The name of one of ``ACTIVATIONS``, or a ValueError that lists them."""
+    if not isinstance(activation, str) or activation not in ACTIVATIONS:
+        raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}; received {activation!r}.")
+    return activation
+
+
 class MLP(Module):
     """A multilayer perceptron f_M ∘ … ∘ f_1, eq. (4.1): Linear layers with an activation between them.
 
@@ -333,8 +340,7 @@ class MLP(Module):
         sizes = [check_positive_int(s, f"sizes[{k}]") for k, s in enumerate(sizes)]
         if len(sizes) < 2:
             raise ValueError(f"sizes needs at least an input and an output size; received {sizes}.")
-        if activation not in ACTIVATIONS:
-            raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}; received {activation!r}.")
+        activation = _check_activation(activation)
         rng = check_rng(rng)
         init = "he" if activation in ("relu", "gelu") else "xavier"
         self.activation = activation

@@ -17,21 +17,20 @@ that any real output is a valid variance.
 Samples are rows: data (N, data_dim), codes (N, latent_dim).
 """
 
-import numbers
-
 import numpy as np
 
 from ._validation import (
-    _describe,
     as_array,
     check_finite_values,
     check_flag,
+    check_hidden_sizes,
     check_positive,
     check_positive_int,
     check_rng,
 )
-from .autograd import Tensor, _tensor_argument, _unbroadcast, no_grad, where
-from .nn import ACTIVATIONS, MLP, Module
+from .autograd import Tensor, _tensor_argument, _unbroadcast, no_grad
+from .functional import _softplus
+from .nn import MLP, Module, _check_activation
 
 __all__ = ["gaussian_kl", "reparameterize", "VAE", "latent_grid"]
 
@@ -105,21 +104,6 @@ def reparameterize(mu, log_var, eps):
     return Tensor._result(z, (mu, log_var), backward, "reparameterize")
 
 
-def _softplus(a):
-    """log(1 + eᵃ) for a Tensor, as max(a, 0) + log(1 + e^−|a|): eᵃ never overflows."""
-    nonnegative = a.data >= 0
-    return where(nonnegative, a, 0.0) + ((-where(nonnegative, a, -a)).exp() + 1.0).log()
-
-
-def _hidden_sizes(hidden):
-    if isinstance(hidden, numbers.Integral) and not isinstance(hidden, bool):
-        hidden = (hidden,)
-    if isinstance(hidden, (str, bytes)) or not hasattr(hidden, "__iter__"):
-        raise TypeError(f"hidden must be a tuple of hidden-layer widths such as (64,), or () for linear maps; "
-                        f"received {_describe(hidden)}.")
-    return tuple(check_positive_int(h, f"hidden[{k}]") for k, h in enumerate(hidden))
-
-
 class VAE(Module):
     """A variational autoencoder: a Gaussian encoder q_φ(z | x) and a decoder p_θ(x | z), two MLPs.
 
@@ -157,15 +141,14 @@ class VAE(Module):
                  activation="relu"):
         self.data_dim = check_positive_int(data_dim, "data_dim")
         self.latent_dim = check_positive_int(latent_dim, "latent_dim")
-        hidden = _hidden_sizes(hidden)
+        hidden = check_hidden_sizes(hidden, "hidden")
         rng = check_rng(rng)
         if not isinstance(likelihood, str) or likelihood not in LIKELIHOODS:
             raise ValueError(f"likelihood must be one of {list(LIKELIHOODS)}; received {likelihood!r}. Use "
                              "'gaussian' for real-valued data, 'bernoulli' for pixels in [0, 1].")
         self.likelihood = likelihood
         self.sigma = check_positive(sigma, "sigma")
-        if not isinstance(activation, str) or activation not in ACTIVATIONS:
-            raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}; received {activation!r}.")
+        activation = _check_activation(activation)
         self.encoder = MLP([self.data_dim, *hidden, 2 * self.latent_dim], activation=activation, rng=rng)
         self.decoder = MLP([self.latent_dim, *hidden[::-1], self.data_dim], activation=activation, rng=rng)
 

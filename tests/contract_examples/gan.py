@@ -66,7 +66,8 @@ EXAMPLES = {
                                  "minibatch_std": True}),
         roles={"latent_dim": "count", "data_dim": "count", "rng": "rng", "minibatch_std": "flag"},
         extra=[("a string", {"generator_hidden": "wide"}, ()), ("a width 0", {"discriminator_hidden": (4, 0)}, ()),
-               ("None", {"generator_hidden": None}, ()), ("an unknown activation", {"activation": "swish"}, ())]),
+               ("None", {"generator_hidden": None}, ()),
+               ("a number", {"discriminator_hidden": 4}, ()), ("an unknown activation", {"activation": "swish"}, ())]),
     "implementations.gan.GAN.forward": Example(
         build=lambda: (model().forward, {"z": Z}),
         roles={"z": "tensor"},

@@ -42,7 +42,8 @@ EXAMPLES = {
                                  "likelihood": "gaussian", "sigma": 0.5, "activation": "tanh"}),
         roles={"data_dim": "count", "latent_dim": "count", "rng": "rng", "sigma": "rate"},
         extra=[("a string", {"hidden": "wide"}, ()), ("a width 0", {"hidden": (4, 0)}, ()),
-               ("None", {"hidden": None}, ()), ("an unknown likelihood", {"likelihood": "poisson"}, ()),
+               ("None", {"hidden": None}, ()), ("a number", {"hidden": 4}, ()),
+               ("an unknown likelihood", {"likelihood": "poisson"}, ()),
                ("an unknown activation", {"activation": "swish"}, ())]),
     "implementations.vae.VAE.forward": Example(
         build=lambda: (model().forward, {"x": X}),
