@@ -22,18 +22,24 @@ export PATH := $(abspath $(BIN)):$(PATH)
 # matrices, for which OpenBLAS's worker threads cost more than they save on two
 # cores (chapter 5 runs about 10% faster on one); results are the same.
 NB_ENV = env -u MPLBACKEND OPENBLAS_NUM_THREADS=1
+# The book's builds (HTML and PDF) store the figures with twice the pixels: the same size on screen, 200 pixels per
+# inch or more on paper (implementations/plotting.py). A reader's kernel (make lab, make execute) renders at screen
+# resolution, which is faster.
+BOOK_ENV = $(NB_ENV) MLFS_FIGURE_SCALE=2
 
 .DEFAULT_GOAL := help
-.PHONY: help install lock book test test-pythons nbval-matrix execute lab lab-student data language-model bench student \
-	clean distclean cache-check
+.PHONY: help install lock book pdf test test-pythons nbval-matrix execute lab lab-student data language-model bench \
+	student clean distclean cache-check
 
 help:
 	@echo "Targets:"
 	@echo "  make install    create $(VENV) and install requirements.txt (only when they changed)"
 	@echo "  make book       build the HTML book into _build/html (runs changed notebooks)"
+	@echo "  make pdf        build the PDF edition into $(PDF) (needs TeX: see tools/tex-packages.txt)"
 	@echo "  make test       ruff, pytest, strict nbval natively and in a foreign numerical environment,"
 	@echo "                  book build with warnings as errors (reusing nbval's execution), site test,"
-	@echo "                  the notebooks in JupyterLab (headless Chromium)"
+	@echo "                  the notebooks in JupyterLab (headless Chromium), and the PDF edition when TeX is"
+	@echo "                  installed (always under CI)"
 	@echo "  make test-pythons  unit tests and strict nbval under the oldest and newest other supported Python"
 	@echo "                  found on this machine (each in its own .venv-3.X); .ci/run runs it after make test"
 	@echo "  make nbval-matrix  strict nbval under OPENBLAS_CORETYPE x OPENBLAS_NUM_THREADS (x86-64)"
@@ -102,8 +108,26 @@ cache-check: install
 # --- book -----------------------------------------------------------------------
 
 book: cache-check
-	$(NB_ENV) $(JB) build .
+	$(BOOK_ENV) $(JB) build .
 	@echo "Book: $(CURDIR)/_build/html/index.html"
+
+# --- PDF ------------------------------------------------------------------------
+
+# The PDF edition: the same pages and the same execution cache as the HTML book, through Sphinx's LaTeX builder
+# (shaped into a book by book/_ext/pdf_edition.py) and XeLaTeX. Only notebooks without a fresh cache entry run.
+# The TeX it needs: the Debian packages of tools/tex-packages.txt.
+PDF = _build/latex/machine-learning-from-scratch.pdf
+TEX_PACKAGES = $(shell grep -v '^\#' tools/tex-packages.txt 2>/dev/null)
+# XeLaTeX stops at the first error instead of waiting for input.
+export LATEXOPTS = -interaction=nonstopmode -halt-on-error
+PDF_FLAGS ?=
+
+pdf: cache-check
+	@command -v xelatex >/dev/null && command -v latexmk >/dev/null || { \
+		echo "error: make pdf needs XeLaTeX and latexmk. On Debian or Ubuntu:" >&2; \
+		echo "  sudo apt-get install --no-install-recommends $(TEX_PACKAGES)" >&2; exit 1; }
+	$(BOOK_ENV) $(JB) build . --builder pdflatex $(PDF_FLAGS)
+	@echo "PDF: $(CURDIR)/$(PDF)"
 
 # --- tests ----------------------------------------------------------------------
 
@@ -113,11 +137,15 @@ book: cache-check
 # and executes nothing; what it shows is what nbval just ran (cache-check has already dropped any cache entry
 # older than implementations/ and data/).
 test: cache-check
-	$(BIN)/ruff check implementations tests notebooks data bench tools
+	$(BIN)/ruff check implementations tests notebooks data bench tools book/_ext
 	MPLBACKEND=Agg $(BIN)/pytest -p no:cacheprovider tests --ignore=tests/site --ignore=tests/lab
 	$(PY) tools/run_nbval.py --record-cache _build/.jupyter_cache notebooks
-	$(NB_ENV) $(JB) build . -W -n --keep-going --all
+	$(BOOK_ENV) $(JB) build . -W -n --keep-going --all
 	$(BIN)/pytest -p no:cacheprovider tests/site tests/lab
+	@if command -v xelatex >/dev/null || [ -n "$$CI" ]; then \
+		$(MAKE) --no-print-directory pdf PDF_FLAGS="-W -n --keep-going" && \
+		$(BIN)/pytest -p no:cacheprovider tests/pdf; \
+	else echo "PDF edition not tested: no XeLaTeX here (tools/tex-packages.txt lists the packages)"; fi
 
 # The unit tests and strict nbval under the oldest and the newest supported Python on this machine other than the
 # venv's own, each in its own venv (.venv-3.X); a missing version is reported in one line (tools/test_pythons.py).

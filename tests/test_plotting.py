@@ -88,6 +88,7 @@ def test_a_jupyter_kernel_shows_figures_laid_out_once_and_uncropped(monkeypatch)
     from nbclient import NotebookClient
 
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel keeps its inline backend, as in the notebooks
+    monkeypatch.delenv(plotting.FIGURE_SCALE_VARIABLE, raising=False)  # a reader's kernel: screen resolution
 
     draw = ("fig, ax = plt.subplots()\nax.plot([0, 1], [0, 1000], label='a line')\nax.set(xlabel='x', ylabel='y')\n"
             "ax.legend(loc='upper left', bbox_to_anchor=(1, 1))\n")
@@ -102,3 +103,41 @@ def test_a_jupyter_kernel_shows_figures_laid_out_once_and_uncropped(monkeypatch)
     shown = [float(v) for v in nb.cells[3].outputs[0]["text"].split()]
     reference = [float(v) for v in nb.cells[2].outputs[0]["text"].split()]
     np.testing.assert_allclose(shown, reference, rtol=0, atol=1e-12)  # laid out as tight_layout would
+
+
+def _png_size(png):
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+def test_the_book_builds_store_figures_at_twice_the_pixels_shown_at_the_same_size(monkeypatch):
+    """MLFS_FIGURE_SCALE=2 (make book, make test, make pdf): twice the pixels, the same layout, the screen width."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    monkeypatch.delenv("MPLBACKEND", raising=False)
+    monkeypatch.setenv(plotting.FIGURE_SCALE_VARIABLE, "2")
+    cells = ["import matplotlib.pyplot as plt\nfrom implementations import plotting\nplotting.use_book_style()",
+             "fig, ax = plt.subplots()\nax.plot([0, 1], [0, 1000])\nax.set(xlabel='x', ylabel='y')\nplt.show()",
+             "print(fig.subplotpars.left, fig.subplotpars.bottom)\nfig.tight_layout()\n"
+             "print(fig.subplotpars.left, fig.subplotpars.bottom)"]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
+    NotebookClient(nb, kernel_name="python3", timeout=60).execute()
+    output = nb.cells[1].outputs[0]
+    assert _png_size(base64.b64decode(output["data"]["image/png"])) == (1280, 800)
+    assert output["metadata"]["image/png"] == {"width": 640}  # shown 640 pixels wide, as at scale 1
+    shown, reference = ([float(v) for v in line.split()] for line in nb.cells[2].outputs[0]["text"].splitlines())
+    np.testing.assert_allclose(shown, reference, rtol=0, atol=1e-12)  # laid out as at screen resolution
+
+
+@pytest.mark.parametrize("value", ["two", "0.5", "8", "nan"])
+def test_a_figure_scale_that_is_not_a_number_from_1_to_4_is_refused(monkeypatch, value):
+    monkeypatch.setenv(plotting.FIGURE_SCALE_VARIABLE, value)
+    with pytest.raises(ValueError, match=r"MLFS_FIGURE_SCALE must be a number from 1 to 4.*received"):
+        plotting._figure_scale()
+
+
+def test_an_unset_or_empty_figure_scale_is_screen_resolution(monkeypatch):
+    monkeypatch.delenv(plotting.FIGURE_SCALE_VARIABLE, raising=False)
+    assert plotting._figure_scale() == 1
+    monkeypatch.setenv(plotting.FIGURE_SCALE_VARIABLE, "")
+    assert plotting._figure_scale() == 1

@@ -5,7 +5,8 @@ therefore runs strict nbval twice, in parallel on the two cores:
 
 - **native**: the Makefile's notebook environment (one OpenBLAS thread). With ``--record-cache DIR`` this run
   also stores each executed notebook in the book's execution cache (tools/nbval_book.py), so the book build
-  that follows shows these outputs instead of executing the notebooks again.
+  that follows shows these outputs instead of executing the notebooks again; it then renders the figures at the
+  book's resolution (``MLFS_FIGURE_SCALE=2``, as the Makefile's book builds do).
 - **foreign** (x86-64 only): OpenBLAS forced onto its oldest x86-64 kernels (``OPENBLAS_CORETYPE=Prescott``,
   SSE3) with two threads, and NumPy's SIMD dispatch narrowed to its baseline (``NPY_DISABLE_CPU_FEATURES`` set
   to every target NumPy dispatches to above it). Another summation order, another vector width, another thread
@@ -94,7 +95,8 @@ def main():
                 for core in CORETYPES for threads in (1, 2)]
     else:
         record = ("--nbval-record-cache", args.record_cache) if args.record_cache else ()
-        jobs = [("native", native_env(), record)]
+        book_figures = {"MLFS_FIGURE_SCALE": "2"} if args.record_cache else {}
+        jobs = [("native", {**native_env(), **book_figures}, record)]
         env, reason = foreign_env()
         if env is None:
             print(reason)
