@@ -72,7 +72,7 @@ def test_with(python, version):
     env["PATH"] = f"{bin_}{os.pathsep}{env.get('PATH', '')}"
     passed = (run(["make", "install", f"VENV={venv}", f"PYTHON={python}"])
               and run([str(bin_ / "pytest"), "-p", "no:cacheprovider", "-q", "tests", "--ignore=tests/site",
-                       "--ignore=tests/lab"], env=env | {"MPLBACKEND": "Agg"})
+                       "--ignore=tests/lab", "--ignore=tests/pdf"], env=env | {"MPLBACKEND": "Agg"})
               and run([str(bin_ / "python"), "tools/run_nbval.py", f"--log-suffix=-py3.{version[1]}",
                        "notebooks"], env=env))
     return passed, time.perf_counter() - start

@@ -45,7 +45,7 @@ SOLUTIONS_TITLE = "Solutions to the exercises"
 # Characters of the book's text, code and outputs that the main fonts lack, and the font that draws each group.
 # tests/pdf/test_pdf.py fails on any "Missing character" of the LaTeX log, so a new character shows up there.
 FALLBACK_GLYPHS = {
-    "DejaVu Serif": "ₖₙ⌊⌋",  # subscript k and n, floor brackets (FreeSerif has them upright only)
+    "DejaVu Serif": "ₖₙ⌊⌋",  # subscript k and n, and the floor brackets that FreeSerif's italic lacks
     "FreeSerif": "ᵀᵃᵏᵗᵢᶻⱼℓ𝐈𝐊𝐚𝐤𝐮𝐲𝒩𝛀",  # in code: modifier letters, script l, bold and script mathematical letters
     "Symbola": "🙂",  # chapter 7 tokenizes an emoji
 }
@@ -111,10 +111,6 @@ def _docnames(part: nodes.Element) -> list[str]:
     return [node["docname"] for node in part.findall(addnodes.start_of_file)]
 
 
-def _chapter_section(start: addnodes.start_of_file) -> nodes.section | None:
-    return next((child for child in start.children if isinstance(child, nodes.section)), None)
-
-
 def _mark_pages(root: nodes.Element) -> None:
     """Store in every element of the joined document the page it comes from, as ``pdf_page``.
 
@@ -155,9 +151,9 @@ def shape_book(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     _drop_folded_code(root)
     _fit_tables(root)
     _images_at_their_resolution(root)
-    _make_preface(root, parts[0])
+    front = _make_preface(root, parts[0]) or parts[0]
     # Unnumbered chapters (front matter) until the first numbered part.
-    root.insert(root.index(parts[0]) - 1, _raw(r"\setcounter{secnumdepth}{-1}"))
+    root.insert(root.index(front), _raw(r"\setcounter{secnumdepth}{-1}"))
     appendices_started = False
     last_appendix = None
     for part, toctree, kind in zip(parts, toctrees, kinds, strict=True):
@@ -180,18 +176,19 @@ def shape_book(app: Sphinx, doctree: nodes.document, docname: str) -> None:
         last_appendix.append(solutions)
 
 
-def _make_preface(root: nodes.section, first_part: nodes.compound) -> None:
+def _make_preface(root: nodes.section, first_part: nodes.compound) -> nodes.section | None:
     """The introduction's text and sections, which Sphinx prints as chapters, become one chapter, "Preface"."""
     start = 1 if root.children and isinstance(root[0], nodes.title) else 0
     body = root.children[start:root.index(first_part)]
     if not body:
-        return
+        return None
     preface = nodes.section(ids=["pdf-preface"], names=["preface"])
     preface += nodes.title("Preface", "Preface")
     for node in body:
         root.remove(node)
         preface += node
     root.insert(start, preface)
+    return preface
 
 
 def _label_link_targets(doctree: nodes.document) -> None:
