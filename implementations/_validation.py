@@ -1,4 +1,4 @@
-"""Input checks shared by the modules of the package: the input contract of ``book/setup.md``.
+"""Input checks shared by the modules of the package: the input contract of ``book/contributing.md``.
 
 Every check raises ``ValueError`` (or ``TypeError`` for a value of the wrong kind) with four facts: the argument's
 public name, what was received, what was expected, and how to fix it. Array checks return float64 (or int64) arrays,

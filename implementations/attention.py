@@ -238,7 +238,7 @@ def simple_self_attention(X):
 
     Returns
     -------
-    Y : ndarray or Tensor of the shape of ``X``
+    Y : ndarray or Tensor of the shape of X
     """
     (X_t,), as_tensor = _tensors({"X": X})
     _check_tokens(X_t)
@@ -359,7 +359,7 @@ def multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None, memory=
 
     Returns
     -------
-    Y : ndarray or Tensor of the shape of ``X``
+    Y : ndarray or Tensor of the shape of X
     weights : ndarray or Tensor of shape (…, num_heads, T_q, T_k)
     """
     named = {"X": X, "W_q": W_q, "W_k": W_k, "W_v": W_v, "W_o": W_o}
@@ -516,7 +516,7 @@ def layer_norm(X, gamma, beta, *, eps=1e-5):
 
     Returns
     -------
-    ndarray or Tensor of the shape of ``X``: each token has mean β and standard deviation ≈ |γ| per feature
+    ndarray or Tensor of the shape of X: each token has mean β and standard deviation ≈ |γ| per feature
     """
     (X_t, g, b), as_tensor = _tensors({"X": X, "gamma": gamma, "beta": beta})
     if X_t.ndim == 0:

@@ -54,6 +54,8 @@ def pretokenize(text):
     -------
     list of str
 
+    Examples
+    --------
     >>> pretokenize("Hello world, it's 2024!")
     ['Hello', ' world', ',', ' it', "'s", ' 2024', '!']
     """
@@ -134,7 +136,8 @@ class BPETokenizer:
 
     Ids 0–255 are the byte values; id 256 + k is the token made by the k-th merge. Encoding cuts a text into words
     (:func:`pretokenize`), turns each word into its UTF-8 bytes and applies the learned merges in the order they
-    were learned; decoding joins the tokens' bytes and decodes them as UTF-8.
+    were learned; decoding joins the tokens' bytes and decodes them as UTF-8. The attributes are set by
+    :meth:`train`; :meth:`encode`, :meth:`decode` and :meth:`token_strings` refuse to run before it.
 
     Attributes
     ----------
@@ -145,9 +148,8 @@ class BPETokenizer:
     vocab_size : int
         256 + len(merges).
 
-    The attributes are set by :meth:`train`; :meth:`encode`, :meth:`decode` and :meth:`token_strings` refuse to run
-    before it.
-
+    Examples
+    --------
     >>> tok = BPETokenizer().train("aaabdaaabac", vocab_size=259)
     >>> [tok.vocab[i] for i in tok.merges.values()]
     [b'aa', b'ab', b'aaab']

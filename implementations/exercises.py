@@ -99,7 +99,8 @@ def check_function(candidate, reference, make_inputs, *, rng, trials=20, rtol=1e
 
     Trial k (k = 1, …, ``trials``) calls ``make_inputs(rng, k)``, which returns the positional
     arguments for both functions, with problem size k; inputs grow with k, so the first failure is
-    the smallest failing input.
+    the smallest failing input. It prints one line: ``pass: …`` when every trial agrees, or a reminder
+    when ``candidate`` still raises ``NotImplementedError``.
 
     Parameters
     ----------
@@ -121,9 +122,6 @@ def check_function(candidate, reference, make_inputs, *, rng, trials=20, rtol=1e
     quantity : str, optional
         What the compared result is, when it is not the candidate's return value itself (e.g. "the
         gradient of softplus(z).sum()"); it is named in every message.
-
-    It prints one line: ``pass: …`` when every trial agrees, or a reminder when ``candidate`` still
-    raises ``NotImplementedError``.
 
     Raises
     ------

@@ -41,6 +41,8 @@ def tokenize(text):
     -------
     list of str
 
+    Examples
+    --------
     >>> tokenize("I need to run to catch the bus!")
     ['i', 'need', 'to', 'run', 'to', 'catch', 'the', 'bus', '!']
     """

@@ -7,7 +7,7 @@ numbers of its text outputs compared with relative tolerance R: a fresh number a
 when abs(a - b) <= R * max(abs(a), abs(b)). Everything else in that cell's output (every word, space, line and the
 count of numbers) is still compared exactly, and every cell without the tag is compared exactly, number for
 number. Use it only for a trained result whose last printed digit depends on the CPU and no stable experiment
-prints it; the contributor notes in ``book/setup.md`` say when.
+prints it; the contributor notes in ``book/contributing.md`` say when.
 
 **The executed notebook, kept.** With ``--nbval-record-cache DIR``, every notebook whose cells all passed is
 written, with the outputs of this run, into the jupyter-cache at DIR (``_build/.jupyter_cache``, where the book

@@ -3,7 +3,7 @@
 The chapters are read in JupyterLab as well as in the book, and JupyterLab's MyST renderer cannot resolve a
 reference to another file (``{ref}``, ``{eq}``, ``{cite}``, ``{py:func}`` there show a warning icon or the raw
 target). So a chapter refers to another page with a plain Markdown link, which JupyterLab opens and the book
-turns into a link to the anchor (book/setup.md, "Writing a chapter"):
+turns into a link to the anchor (book/contributing.md, "Writing a chapter"):
 
 * ``[(1.11)](01_linear_regression.ipynb#eq-gradient)``: an equation, by its label;
 * ``[Gradient descent and the LMS rule](01_linear_regression.ipynb#sec-gradient-descent)``: any ``(label)=``;

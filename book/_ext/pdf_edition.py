@@ -9,14 +9,18 @@ shape of a book, from ``_toc.yml`` alone:
   first numbered part ("Getting started") follow as unnumbered chapters. Chapter numbers, and with them the
   numbers of sections, equations and figures, then start at 1 as in the HTML book.
 * **Parts.** Each numbered part of ``_toc.yml`` starts with a part page carrying its caption. The part that holds
-  the pages of ``appendix_letters`` (``book/_ext/appendix_numbering.py``) starts the appendices, lettered A, B, ...
+  the pages of ``appendix_letters`` (``book/_ext/appendix_numbering.py``) starts the appendices, lettered A, B, ...;
+  their figures and equations are numbered (A.1), as in the HTML book.
 * **Solutions.** Every exercise's solution is moved out of its chapter into an appendix of solutions after the
-  last lettered appendix, one section per chapter, and the exercise gets a line with a link to the solution's
-  page. The HTML book folds each solution under its exercise instead.
+  last lettered appendix, one section per chapter, each under a heading that links back to its exercise, and the
+  exercise gets a line with a link to the solution's page. The HTML book folds each solution under its exercise
+  instead.
 * **Back matter.** The unnumbered parts after the appendices ("Reference") print as unnumbered chapters. The
   bibliography page is left out: Sphinx gathers its entries into LaTeX's bibliography, the book's last chapter.
 * **Code.** The code of cells tagged ``hide-input`` (the plotting code that the HTML book folds away under its
-  figure) is left out; the figure, its caption and every other cell print as in the HTML book.
+  figure) is left out; the figure, its caption and every other cell print as in the HTML book. An exercise's check
+  cell prints without its output, which before the reader's attempt only says that the stub is not implemented.
+* **Figures** stay where the text puts them (``H``) instead of floating to pages of their own.
 * **Labels of sphinx-proof directives.** sphinx-proof 0.4 finds the page of an algorithm, definition or remark by
   its page title, which fails in the joined document: it writes ``\\label{None:...}`` and an empty number, so
   every ``{prf:ref}`` prints "??". The visitors below find the page from the document structure instead.
@@ -32,6 +36,8 @@ The Debian packages the build needs are listed in ``tools/tex-packages.txt``. Re
 """
 
 from __future__ import annotations
+
+import re
 
 from docutils import nodes
 from sphinx import addnodes
@@ -63,6 +69,19 @@ PREAMBLE = r"""
 \let\mlfs@sphinxupquote\sphinxupquote
 \protected\def\sphinxupquote#1{{\let\_\mlfs@breakableunderscore\mlfs@sphinxupquote{#1}}}
 \makeatother
+% Numbers of figures, tables, listings and equations follow the chapter's own number, so an appendix's read (A.1);
+% Sphinx's sphinxlatexnumfig.sty writes \arabic{chapter}, which would print (1.1) there.
+\makeatletter
+\AtBeginDocument{%
+  \def\thefigure{\ifnum\c@chapter>\z@\thechapter.\fi\arabic{figure}}%
+  \def\thetable{\ifnum\c@chapter>\z@\thechapter.\fi\arabic{table}}%
+  \def\theliteralblock{\ifnum\c@chapter>\z@\thechapter.\fi\arabic{literalblock}}%
+  \def\theequation{\ifnum\c@chapter>\z@\thechapter.\fi\arabic{equation}}%
+}
+\makeatother
+% Chapter titles as written ("GANs"), not upper-cased by fncychap; blank left-hand pages without running heads.
+\ChTitleAsIs
+\usepackage{emptypage}
 % The appendix of solutions links each exercise to its solution's page.
 \newcommand{\mlfssolutionlink}[1]{\par\noindent{\small\itshape
   \hyperref[#1]{Solution on page~\pageref*{#1}.}}\par}
@@ -91,8 +110,13 @@ def configure_latex(app: Sphinx, config) -> None:
 \setmonofont{DejaVu Sans Mono}[Scale=0.88]
 """
     elements["preamble"] = elements.get("preamble", "") + PREAMBLE.replace("@FALLBACK_FONTS@", _fallback_preamble())
+    # A figure stays where the text puts it, before the paragraphs that discuss it, instead of floating to a page
+    # of its own or past the next heading.
+    elements["figure_align"] = "H"
     config.latex_elements = elements
     config.latex_use_xindy = False  # makeindex, from texlive-binaries; xindy would be one more package
+    # The module index of the API reference; sphinx-proof's index would list internal labels (alg-lms, ...).
+    config.latex_domain_indices = ["py-modindex"]
 
 
 # --- the structure of the book ---------------------------------------------------------------------------------
@@ -172,6 +196,7 @@ def shape_book(app: Sphinx, doctree: nodes.document, docname: str) -> None:
             part.insert(0, _raw(r"\setcounter{secnumdepth}{-2}" "\n" rf"\part{{{caption}}}"))
             _drop_bibliography_page(app, part)
     solutions = _collect_solutions(app, root)
+    _drop_stub_outputs(root)  # after the solutions have left: theirs print "pass"
     if solutions and last_appendix is not None:
         last_appendix.append(solutions)
 
@@ -226,28 +251,66 @@ def _drop_folded_code(root: nodes.Element) -> None:
                 cell.remove(child)
 
 
-def _fit_tables(root: nodes.Element, line_characters: int = 100) -> None:
-    """Give a table whose text does not fit on a line columns of fixed widths, in which the text wraps.
+def _printed_length(node: nodes.Node) -> tuple[int, int]:
+    """(length, longest unbreakable run) of a table entry as printed, in characters, roughly.
 
-    Without widths Sphinx sets a long table's columns as ``l``, which never wraps: the notation tables ran off
-    the page. The widths are proportional to each column's longest entry, at most 60 characters.
+    A formula's TeX source is much longer than what it prints (``\\mathbf{x}^{(i)}`` is four characters on the
+    page) and does not break: each command counts as one character, braces and scripts as none, and the result
+    is widened by a quarter for the width of italic letters and the spaces after commas.
+    """
+    length, longest = 0, 0
+    for text in node.findall(nodes.Text):
+        if isinstance(text.parent, nodes.math):
+            source = re.sub(r"\\(?:mathbf|boldsymbol|mathrm|mathcal|mathbb|operatorname|text|left|right|big|Big)\b",
+                            "", str(text))
+            symbols = re.sub(r"[{}^_ ]", "", re.sub(r"\\[A-Za-z]+|\\.", "x", source))
+            printed = round(1.25 * (len(symbols) + symbols.count(",")))  # italic letters are wide; ", " in math
+            length, longest = length + printed, max(longest, printed)
+        else:
+            words = str(text).split()
+            length += len(str(text))
+            longest = max([longest, *map(len, words)])
+    return length, longest
+
+
+def _fit_tables(root: nodes.Element, line: int = 96, padding: int = 2) -> None:
+    """Let tables wrap their text within the line and break across pages.
+
+    Without widths Sphinx sets a long table's columns as ``l``, which never wraps: the notation tables ran off the
+    page. A table whose columns do not fit on a line (``line`` characters, ``padding`` more per column) gets column
+    widths: each column at least its longest word or formula, so that identifiers are not hyphenated, and the rest
+    of the line shared in proportion to how much more its longest entry needs. A table of more than 12 rows may
+    break across pages (a longtable), instead of leaving the rest of a page empty.
     """
     for table in root.findall(nodes.table):
         tgroup = table.next_node(nodes.tgroup)
-        if tgroup is None or "colwidths-given" in table["classes"]:
+        if tgroup is None:
+            continue
+        rows = list(tgroup.findall(nodes.row))
+        if len(rows) > 12 and "longtable" not in table["classes"]:
+            table["classes"].append("longtable")
+        if "colwidths-given" in table["classes"]:
             continue
         colspecs = [child for child in tgroup.children if isinstance(child, nodes.colspec)]
-        longest = [1] * len(colspecs)
-        for row in tgroup.findall(nodes.row):
+        needed, unbreakable = [1] * len(colspecs), [1] * len(colspecs)
+        for row in rows:
             column = 0
             for entry in row.children:
                 if column < len(colspecs) and not entry.get("morecols"):
-                    longest[column] = max(longest[column], len(entry.astext()))
+                    length, longest = _printed_length(entry)
+                    needed[column] = max(needed[column], length)
+                    unbreakable[column] = max(unbreakable[column], longest)
                 column += 1 + entry.get("morecols", 0)
-        if sum(longest) <= line_characters:
-            continue
-        for colspec, characters in zip(colspecs, longest, strict=True):
-            colspec["colwidth"] = min(max(characters, 6), 60)
+        free = line - padding * len(colspecs)
+        if sum(needed) <= free:
+            continue  # fits as it is
+        widths = [min(word, 40) for word in unbreakable]
+        extra = [max(min(need, 60) - width, 0) for need, width in zip(needed, widths, strict=True)]
+        room = max(free - sum(widths), 0)
+        if sum(extra):
+            widths = [width + room * more / sum(extra) for width, more in zip(widths, extra, strict=True)]
+        for colspec, width in zip(colspecs, widths, strict=True):
+            colspec["colwidth"] = max(round(width), 1)
         table["classes"].append("colwidths-given")
 
 
@@ -275,6 +338,32 @@ def _drop_bibliography_page(app: Sphinx, part: nodes.compound) -> None:
             start.parent.remove(start)
 
 
+def _unboxed(solution: nodes.Element) -> list[nodes.Node]:
+    """A solution's title as a heading and its content, without the box: a boxed solution that breaks across pages
+    loses the frames of the code inside it, and in an appendix of solutions the box separates nothing."""
+    title = next((child for child in solution.children if isinstance(child, nodes.title)), None)
+    content = []
+    for child in solution.children:
+        if child is title:
+            continue
+        if isinstance(child, nodes.section) and not any(isinstance(c, nodes.title) for c in child.children):
+            content += list(child.children)  # sphinx-exercise's untitled "solution-content" section
+        else:
+            content.append(child)
+    heading = nodes.rubric("", "", *(title.children if title is not None else [nodes.Text(solution["title"])]))
+    return [heading, *content]
+
+
+def _drop_stub_outputs(root: nodes.Element) -> None:
+    """Leave out what an exercise's check cell prints before the reader has written anything ("... is not
+    implemented yet: replace raise NotImplementedError with your code"): the check cell itself stays."""
+    for cell in list(root.findall(nodes.container)):
+        if cell.get("nb_element") != "cell_code_output":
+            continue
+        if "is not implemented yet" in cell.astext() and "raise NotImplementedError" in cell.astext():
+            cell.parent.remove(cell)
+
+
 def _collect_solutions(app: Sphinx, root: nodes.section) -> nodes.section | None:
     """Move every solution into an appendix chapter, a section per chapter; link each exercise to its solution."""
     try:
@@ -292,7 +381,7 @@ def _collect_solutions(app: Sphinx, root: nodes.section) -> nodes.section | None
             exercise.parent.insert(exercise.parent.index(exercise) + 1, _raw(rf"\mlfssolutionlink{{{anchor}}}"))
         solution.parent.remove(solution)
         by_page.setdefault(page, []).append(_label(anchor))
-        by_page[page].append(solution)
+        by_page[page] += _unboxed(solution)
     if not by_page:
         return None
     chapter = nodes.section(ids=["pdf-solutions"], names=["solutions to the exercises"])
