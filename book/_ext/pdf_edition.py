@@ -266,21 +266,26 @@ def _printed_length(node: nodes.Node) -> tuple[int, int]:
             symbols = re.sub(r"[{}^_ ]", "", re.sub(r"\\[A-Za-z]+|\\.", "x", source))
             printed = round(1.25 * (len(symbols) + symbols.count(",")))  # italic letters are wide; ", " in math
             length, longest = length + printed, max(longest, printed)
+        elif isinstance(text.parent, nodes.literal):
+            # Code is set in a monospaced font about a fifth wider than the text's, and breaks after underscores.
+            pieces = re.findall(r"[^\s_]*_?", str(text))
+            length += round(1.2 * len(str(text)))
+            longest = max([longest, *(round(1.2 * len(piece)) for piece in pieces)])
         else:
-            words = str(text).split()
             length += len(str(text))
-            longest = max([longest, *map(len, words)])
+            longest = max([longest, *map(len, str(text).split())])
     return length, longest
 
 
-def _fit_tables(root: nodes.Element, line: int = 96, padding: int = 2) -> None:
+def _fit_tables(root: nodes.Element, line: int = 100, padding: float = 2.5) -> None:
     """Let tables wrap their text within the line and break across pages.
 
     Without widths Sphinx sets a long table's columns as ``l``, which never wraps: the notation tables ran off the
-    page. A table whose columns do not fit on a line (``line`` characters, ``padding`` more per column) gets column
-    widths: each column at least its longest word or formula, so that identifiers are not hyphenated, and the rest
-    of the line shared in proportion to how much more its longest entry needs. A table of more than 12 rows may
-    break across pages (a longtable), instead of leaving the rest of a page empty.
+    page. A table whose columns do not fit on a line (``line`` characters, each column ``padding`` more for the
+    space between columns) gets column widths: each column at least its longest word, formula or piece of code, so
+    that none is hyphenated or overflows, and the rest of the line shared in proportion to how much more its
+    longest entry needs. A table of more than 12 rows may break across pages (a longtable), instead of leaving the
+    rest of a page empty.
     """
     for table in root.findall(nodes.table):
         tgroup = table.next_node(nodes.tgroup)
@@ -301,16 +306,16 @@ def _fit_tables(root: nodes.Element, line: int = 96, padding: int = 2) -> None:
                     needed[column] = max(needed[column], length)
                     unbreakable[column] = max(unbreakable[column], longest)
                 column += 1 + entry.get("morecols", 0)
-        free = line - padding * len(colspecs)
-        if sum(needed) <= free:
+        if sum(needed) + padding * len(colspecs) <= line:
             continue  # fits as it is
-        widths = [min(word, 40) for word in unbreakable]
-        extra = [max(min(need, 60) - width, 0) for need, width in zip(needed, widths, strict=True)]
-        room = max(free - sum(widths), 0)
+        # Sphinx gives a column the fraction colwidth / sum(colwidths) of the line, padding included.
+        widths = [min(word, 40) + padding for word in unbreakable]
+        extra = [max(min(need, 60) + padding - width, 0) for need, width in zip(needed, widths, strict=True)]
+        room = max(line - sum(widths), 0)
         if sum(extra):
             widths = [width + room * more / sum(extra) for width, more in zip(widths, extra, strict=True)]
         for colspec, width in zip(colspecs, widths, strict=True):
-            colspec["colwidth"] = max(round(width), 1)
+            colspec["colwidth"] = max(round(4 * width), 1)  # quarter characters: Sphinx wants integers
         table["classes"].append("colwidths-given")
 
 
