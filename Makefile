@@ -118,8 +118,10 @@ book: cache-check
 # The TeX it needs: the Debian packages of tools/tex-packages.txt.
 PDF = _build/latex/machine-learning-from-scratch.pdf
 TEX_PACKAGES = $(shell grep -v '^\#' tools/tex-packages.txt 2>/dev/null)
-# XeLaTeX stops at the first error instead of waiting for input.
+# XeLaTeX stops at the first error instead of waiting for input; latexmk's xelatex mode converts to PDF once, after
+# the last pass, instead of after every pass (half the time: the figures are embedded once).
 export LATEXOPTS = -interaction=nonstopmode -halt-on-error
+export LATEXMKOPTS = -xelatex
 PDF_FLAGS ?=
 
 pdf: cache-check
