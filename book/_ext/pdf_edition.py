@@ -375,13 +375,13 @@ def _collect_solutions(app: Sphinx, root: nodes.section) -> nodes.section | None
         from sphinx_exercise.nodes import exercise_enumerable_node, solution_node
     except ImportError:  # the extension is not loaded: nothing to move
         return None
+    exercises = {node.get("label"): node for node in root.findall(exercise_enumerable_node)}
     by_page: dict[str, list[nodes.Element]] = {}
     for solution in list(root.findall(solution_node)):
         page = solution["pdf_page"]
         exercise_label = solution.get("target_label")
         anchor = f"pdf-solution:{exercise_label}"
-        exercise = next((node for node in root.findall(exercise_enumerable_node)
-                         if node.get("label") == exercise_label), None)
+        exercise = exercises.get(exercise_label)
         if exercise is not None:
             exercise.parent.insert(exercise.parent.index(exercise) + 1, _raw(rf"\mlfssolutionlink{{{anchor}}}"))
         solution.parent.remove(solution)
