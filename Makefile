@@ -23,7 +23,7 @@ export PATH := $(abspath $(BIN)):$(PATH)
 # cores (chapter 5 runs about 10% faster on one); results are the same.
 NB_ENV = env -u MPLBACKEND OPENBLAS_NUM_THREADS=1
 # The book's builds (HTML and PDF) store the figures with twice the pixels: the same size on screen, 200 pixels per
-# inch or more on paper (implementations/plotting.py). A reader's kernel (make lab, make execute) renders at screen
+# inch or more on paper (implementations/notebook/plotting.py). A reader's kernel (make lab, make execute) renders at screen
 # resolution, which is faster.
 BOOK_ENV = $(NB_ENV) MLFS_FIGURE_SCALE=2
 

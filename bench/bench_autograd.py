@@ -18,10 +18,10 @@ import time
 
 import numpy as np
 
-from implementations import functional as F
-from implementations.autograd import Tensor
+from implementations.engine import functional as F
+from implementations.engine.autograd import Tensor
 from implementations.nn import MLP
-from implementations.optim import Adam
+from implementations.nn.optim import Adam
 from implementations.sequence import LSTM
 
 

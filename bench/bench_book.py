@@ -33,7 +33,7 @@ import bench_autograd  # noqa: E402
 import bench_conv  # noqa: E402
 import bench_transformer  # noqa: E402
 
-from implementations import conv  # noqa: E402
+from implementations.nn import conv  # noqa: E402
 
 DIGITS_CONV = (64, 1, 8, 8, 8, 3, 1)  # N, C, H, W, F, k, padding: a batch of the 8 × 8 digits
 
@@ -52,8 +52,8 @@ import pandas as pd
 
 import implementations
 
-for module in pkgutil.iter_modules(implementations.__path__):  # every module of the package
-    importlib.import_module(f"implementations.{module.name}")
+for module in pkgutil.walk_packages(implementations.__path__, prefix="implementations."):  # every module
+    importlib.import_module(module.name)
 """
 
 # A notebook may take at most this many floors.

@@ -16,8 +16,8 @@ import time
 
 import numpy as np
 
-from implementations.autograd import Tensor
-from implementations.conv import conv2d, conv2d_loop
+from implementations.engine.autograd import Tensor
+from implementations.nn.conv import conv2d, conv2d_loop
 
 CASES = [  # (name, N, C, H, W, F, k, padding)
     ("digits: 64 x 1 x 8 x 8, 8 kernels 3x3, padding 1", 64, 1, 8, 8, 8, 3, 1),

@@ -16,9 +16,9 @@ import time
 import numpy as np
 from bench_autograd import median_time  # this folder is on sys.path when a bench script runs
 
-from implementations.attention import causal_mask, multi_head_attention
-from implementations.optim import AdamW
-from implementations.transformer import TinyGPT
+from implementations.language.attention import causal_mask, multi_head_attention
+from implementations.language.transformer import TinyGPT
+from implementations.nn.optim import AdamW
 
 # The model and batch of chapter 7's language model (tools/train_language_model.py); keep in step with it.
 GPT_SIZE = {"vocab_size": 512, "block_size": 64, "d_model": 64, "num_heads": 4, "num_layers": 2, "d_ff": 256,

@@ -193,17 +193,48 @@ def _scalar_error(value, name, expected):
     return ValueError(f"{name} must be {expected}; received {value!r}.")
 
 
-def check_rng(rng):
+def check_rng(rng, name="rng"):
     """Randomness is a parameter: insist on a ``np.random.Generator``."""
     if not isinstance(rng, np.random.Generator):
         raise TypeError(
-            f"rng must be a numpy.random.Generator; received {type(rng).__name__}. "
-            "Pass rng=np.random.default_rng(seed)."
+            f"{name} must be a numpy.random.Generator; received {type(rng).__name__}. "
+            f"Pass {name}=np.random.default_rng(seed)."
         )
     return rng
 
 
-def check_labels(y, name="y", *, num_classes=None):
+def check_no_nan(arr, name):
+    """Refuse NaN in the float array ``arr`` (±inf may pass: a masked score is −inf), naming the count and the first."""
+    if arr.size and np.isnan(arr).any():
+        count = int(np.isnan(arr).sum())
+        first = ", ".join(str(i) for i in np.argwhere(np.isnan(arr))[0])
+        raise ValueError(f"{name} contains {count} NaN value(s), the first at index ({first}); expected numbers. "
+                         "Remove or impute them before calling.")
+    return arr
+
+
+def as_mask(mask, name):
+    """``mask`` as a bool array: booleans as they are; other data must hold only 0 and 1."""
+    if isinstance(mask, np.ndarray) and mask.dtype == bool:
+        return mask
+    values = check_finite_values(as_array(mask, name), name)
+    odd = (values != 0) & (values != 1)
+    if odd.any():
+        raise ValueError(f"{name} must hold True/False (or 0/1); received other values such as "
+                         f"{values[odd].flat[0]:g}. Build it with a comparison, e.g. x > 0.")
+    return values.astype(bool)
+
+
+def check_axis(axis, name, arr, arr_name):
+    """``axis`` must be an integer naming one axis of ``arr`` (negative values count from the end)."""
+    ndim = np.ndim(arr)
+    if isinstance(axis, (bool, np.bool_)) or not isinstance(axis, numbers.Integral) or not -ndim <= axis < ndim:
+        raise ValueError(f"{name} must be an integer from {-ndim} to {ndim - 1}, an axis of {arr_name} (shape "
+                         f"{np.shape(arr)}); received {axis!r}. Use {name}=-1 for the last axis.")
+    return int(axis)
+
+
+def check_labels(y, name="y", *, num_classes=None, ndim=1):
     """Validate class labels: a 1-D array of integers k with 0 <= k < ``num_classes``.
 
     Booleans count as 0/1 and integer-valued floats (1.0) are accepted; anything else raises
@@ -212,7 +243,7 @@ def check_labels(y, name="y", *, num_classes=None):
     arr = as_array(y, name, dtype=None)  # a string or a ragged list is reported before any conversion
     if arr.dtype == bool:
         arr = arr.astype(np.int64)
-    arr = as_finite_array(arr, name, ndim=1)
+    arr = as_finite_array(arr, name, ndim=ndim) if ndim is not None else check_finite_values(as_array(arr, name), name)
     expected = "0 or 1" if num_classes == 2 else (
         "integers 0, 1, …" if num_classes is None else f"integers 0, …, {num_classes - 1}"
     )

@@ -82,15 +82,16 @@ ABSTRACT = {"Module.forward"}
 def public_callables():
     """{canonical name: object} for every public callable of the package, re-exports counted once.
 
-    A function's canonical name is where it is defined (``implementations.robust.huber``, also exported by
-    ``regression``); a class contributes itself (its constructor) and each public method, named after the class that
-    defines it (``implementations.nn.Linear.forward``, ``implementations.nn.Module.state_dict``).
+    A function's canonical name is where it is defined (``implementations.nn.layers.Linear``, also exported by
+    ``implementations.nn``); a class contributes itself (its constructor) and each public method, named after the
+    class that defines it (``implementations.nn.layers.Linear.forward``,
+    ``implementations.nn.module.Module.state_dict``).
     """
     found = {}
-    for info in pkgutil.iter_modules(implementations.__path__):
-        if info.name.startswith("_"):
+    for info in pkgutil.walk_packages(implementations.__path__, prefix="implementations."):
+        if any(part.startswith("_") for part in info.name.split(".")):
             continue
-        module = importlib.import_module(f"implementations.{info.name}")
+        module = importlib.import_module(info.name)
         for name in getattr(module, "__all__", []):
             obj = getattr(module, name)
             if inspect.isclass(obj) and obj.__module__.startswith("implementations"):
@@ -156,7 +157,7 @@ def _array_variants(value, *, extra_dim=True):
 
 
 def _tensor_variants(value):
-    from implementations.autograd import Tensor
+    from implementations.engine.autograd import Tensor
 
     data = value.data if isinstance(value, Tensor) else value
     variants = []

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from implementations.autograd import Tensor
+from implementations.engine.autograd import Tensor
 
 EPS = 1e-6
 

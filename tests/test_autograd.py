@@ -1,4 +1,4 @@
-"""Tests of implementations.autograd: every operation's gradient against central finite differences."""
+"""Tests of implementations.engine.autograd: every operation's gradient against central finite differences."""
 
 import numpy as np
 import pytest
@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tensor_check import assert_gradients_match
 
-from implementations.autograd import Tensor, concatenate, no_grad, stack, where
+from implementations.engine.autograd import Tensor, concatenate, no_grad, stack, where
 
 
 def rand(*shape, seed=0, low=-2.0, high=2.0):

@@ -5,9 +5,9 @@ import pytest
 from sklearn.model_selection import train_test_split as sk_split
 from sklearn.preprocessing import PolynomialFeatures, StandardScaler
 
-from implementations import regression
-from implementations.basis import gaussian_basis, polynomial_features, sigmoid_basis
-from implementations.preprocessing import standardize, train_test_split, unstandardize_weights
+from implementations.data.preprocessing import standardize, train_test_split, unstandardize_weights
+from implementations.linear import regression
+from implementations.linear.basis import gaussian_basis, polynomial_features, sigmoid_basis
 
 
 @pytest.mark.parametrize("degree", [1, 3, 7])

@@ -1,4 +1,5 @@
-"""Tests of implementations.bpe against a naive trainer and encoder written here, and a worked example by hand."""
+"""Tests of implementations.language.bpe against a naive trainer and encoder written here, and a worked example by hand.
+"""
 
 import re
 
@@ -7,8 +8,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from implementations import text
-from implementations.bpe import BPETokenizer, pretokenize
+from implementations.language.bpe import BPETokenizer, pretokenize
 
 ENGLISH = (
     "The cat sat on the mat. The dog sat on the log, and the cat and the dog were friends.\n"
@@ -171,10 +171,6 @@ def test_decode_of_arbitrary_ids_replaces_broken_characters():
     assert TOKENIZER.token_strings([104, e_acute[0]]) == ["h", "\\xc3"]
     ids = TOKENIZER.encode(" the cat")
     assert "".join(TOKENIZER.token_strings(ids)) == " the cat" and len(ids) < len(" the cat")
-
-
-def test_reachable_from_text_module():
-    assert text.BPETokenizer is BPETokenizer and "BPETokenizer" in text.__all__
 
 
 @pytest.mark.parametrize("s, words", [

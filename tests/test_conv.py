@@ -1,4 +1,5 @@
-"""Tests of implementations.conv against direct NumPy loops, np.pad, scipy and closed forms, and of their gradients."""
+"""Tests of implementations.nn.conv against direct NumPy loops, np.pad, scipy and closed forms, and of their gradients.
+"""
 
 import itertools
 
@@ -7,8 +8,9 @@ import pytest
 from scipy.signal import correlate2d
 from tensor_check import assert_gradients_match
 
-from implementations.autograd import Tensor
-from implementations.conv import (
+from implementations.engine.autograd import Tensor
+from implementations.nn import Linear
+from implementations.nn.conv import (
     avg_pool2d,
     conv2d,
     conv2d_loop,
@@ -18,8 +20,7 @@ from implementations.conv import (
     pad2d,
     receptive_field,
 )
-from implementations.gradcheck import numerical_gradient
-from implementations.nn import Linear
+from implementations.preliminaries.gradcheck import numerical_gradient
 
 
 def direct_conv(x, k, b, stride, padding=0):

@@ -10,11 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from implementations import data, datasets, synthetic
+from implementations import data
 from implementations.data import (
     DATA_DIR,
     PENGUIN_SPECIES,
     TAGGING_VOCABULARY,
+    datasets,
     load_digits,
     load_houses,
     load_paris_apartments,
@@ -27,9 +28,10 @@ from implementations.data import (
     make_sine_data,
     make_spirals,
     make_windows,
+    synthetic,
     verify_checksum,
 )
-from implementations.datasets import load_persuasion
+from implementations.data.datasets import load_persuasion
 
 REPO_DATA = Path(__file__).resolve().parents[1] / "data"
 CSV_FILES = ["houses.csv", "paris_apartments.csv", "penguins.csv", "sunspots.csv", "digits.csv"]

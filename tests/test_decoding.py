@@ -1,13 +1,14 @@
-"""Tests of implementations.decoding: greedy decoding and beam search against exhaustive search and a naive loop."""
+"""Tests of implementations.language.decoding: greedy decoding and beam search against exhaustive search and a naive
+loop."""
 
 import itertools
 
 import numpy as np
 import pytest
 
-from implementations.autograd import no_grad
-from implementations.decoding import beam_search, greedy_decode, ngram_log_probs_fn
-from implementations.transformer import TinyGPT
+from implementations.engine.autograd import no_grad
+from implementations.language.decoding import beam_search, greedy_decode, ngram_log_probs_fn
+from implementations.language.transformer import TinyGPT
 
 
 def _log_softmax(z):

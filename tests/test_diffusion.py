@@ -1,12 +1,13 @@
-"""Tests of implementations.diffusion: the schedules against their formulas, the forward process against its single
+"""Tests of implementations.generative.diffusion: the schedules against their formulas, the forward process against its
+single
 steps, the loss against finite differences, and the sampler against oracle noise predictors whose output
 distribution is known in closed form."""
 
 import numpy as np
 import pytest
 
-from implementations.autograd import Tensor
-from implementations.diffusion import (
+from implementations.engine.autograd import Tensor
+from implementations.generative.diffusion import (
     DDPMSchedule,
     Denoiser,
     cosine_beta_schedule,
@@ -16,7 +17,7 @@ from implementations.diffusion import (
     q_sample,
     sinusoidal_time_embedding,
 )
-from implementations.gradcheck import numerical_gradient
+from implementations.preliminaries.gradcheck import numerical_gradient
 
 
 def schedule(T=50, kind="linear"):

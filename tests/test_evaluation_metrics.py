@@ -10,7 +10,7 @@ from scipy import stats
 from sklearn import metrics as skm
 from sklearn.calibration import calibration_curve
 
-from implementations.metrics import (
+from implementations.evaluation.metrics import (
     auc,
     average_precision,
     brier_score,

@@ -8,9 +8,10 @@ mask, …) must raise ``ExerciseCheckFailed`` — a check that lets them through
 import numpy as np
 import pytest
 
-from implementations import exercise_checks, logistic
-from implementations.autograd import where
-from implementations.exercises import ExerciseCheckFailed
+from implementations import numeric
+from implementations.engine.autograd import where
+from implementations.notebook import exercise_checks
+from implementations.notebook.exercises import ExerciseCheckFailed
 
 
 def _phi(X):
@@ -57,7 +58,7 @@ def softplus(z):
 def _relu_net_grad(X, y, W1, b1, W2, b2, *, relu_derivative=True, average=True):
     U = X @ W1 + b1
     H = np.maximum(U, 0.0)
-    Z_bar = logistic.softmax(H @ W2 + b2) - logistic.one_hot(y, W2.shape[1])
+    Z_bar = numeric.softmax(H @ W2 + b2) - numeric.one_hot(y, W2.shape[1])
     if average:
         Z_bar = Z_bar / len(y)
     U_bar = (Z_bar @ W2.T) * ((U > 0) if relu_derivative else (1 - H**2))

@@ -11,8 +11,8 @@ import pytest
 from scipy import stats
 from sklearn.linear_model import Ridge
 
-from implementations import exercise_checks
-from implementations.exercises import ExerciseCheckFailed
+from implementations.notebook import exercise_checks
+from implementations.notebook.exercises import ExerciseCheckFailed
 
 
 def _phi(X):
@@ -108,13 +108,13 @@ def test_a_result_instead_of_a_function_is_refused():
 def test_laplace_reference_is_minus_scipys_log_density(N, b):
     e = np.random.default_rng(N).laplace(scale=b, size=N)
     expected = -stats.laplace.logpdf(e, scale=b).sum()
-    np.testing.assert_allclose(exercise_checks._laplace_neg_log_likelihood(e, b), expected, rtol=1e-12)
+    np.testing.assert_allclose(exercise_checks.ch1._laplace_neg_log_likelihood(e, b), expected, rtol=1e-12)
 
 
 def test_laplace_likelihood_is_maximised_by_the_mean_absolute_residual():
     e = np.random.default_rng(3).laplace(scale=2.0, size=40)
     b_ml = np.mean(np.abs(e))
-    nll = [exercise_checks._laplace_neg_log_likelihood(e, b) for b in b_ml * np.array([0.9, 1.0, 1.1])]
+    nll = [exercise_checks.ch1._laplace_neg_log_likelihood(e, b) for b in b_ml * np.array([0.9, 1.0, 1.1])]
     assert nll[1] < nll[0] and nll[1] < nll[2]
 
 
@@ -123,12 +123,12 @@ def test_ridge_trace_reference_matches_scikit_learn(N, m, l2):
     """Ridge is linear in the targets: fitted to the N unit vectors at once, its predictions are the columns of S_λ."""
     X = np.random.default_rng(N + m).normal(size=(N, m)) + 2.0
     S = Ridge(alpha=l2, fit_intercept=True).fit(X, np.eye(N)).predict(X)  # (N, N)
-    np.testing.assert_allclose(exercise_checks._ridge_trace(X, l2), np.trace(S), rtol=1e-9)
+    np.testing.assert_allclose(exercise_checks.ch1._ridge_trace(X, l2), np.trace(S), rtol=1e-9)
 
 
 def test_ridge_trace_falls_from_the_number_of_weights_to_one():
     X = np.random.default_rng(0).normal(size=(30, 4))
-    traces = [exercise_checks._ridge_trace(X, l2) for l2 in (1e-9, 1.0, 1e3, 1e9)]
+    traces = [exercise_checks.ch1._ridge_trace(X, l2) for l2 in (1e-9, 1.0, 1e3, 1e9)]
     assert traces[0] == pytest.approx(5.0, abs=1e-8)
     assert traces[-1] == pytest.approx(1.0, abs=1e-6)
     assert np.all(np.diff(traces) < 0)

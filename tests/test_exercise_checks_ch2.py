@@ -7,8 +7,8 @@ solution must print ``pass`` and every listed mistake must raise ``ExerciseCheck
 import numpy as np
 import pytest
 
-from implementations import exercise_checks
-from implementations.exercises import ExerciseCheckFailed
+from implementations.notebook import exercise_checks
+from implementations.notebook.exercises import ExerciseCheckFailed
 
 
 def _phi(X):

@@ -12,8 +12,9 @@ import pytest
 from scipy import linalg
 from sklearn.kernel_ridge import KernelRidge
 
-from implementations import exercise_checks, regression
-from implementations.exercises import ExerciseCheckFailed
+from implementations.linear import regression
+from implementations.notebook import exercise_checks
+from implementations.notebook.exercises import ExerciseCheckFailed
 
 
 def _gram(kernel, X, *, mirrored=True):
@@ -226,7 +227,7 @@ def test_the_product_check_says_to_return_the_features():
 
 def _candidates(count=25):
     rng = np.random.default_rng(5)
-    return [exercise_checks._gram_inputs(rng, size) for size in range(1, count + 1)]
+    return [exercise_checks.ch3._gram_inputs(rng, size) for size in range(1, count + 1)]
 
 
 @pytest.mark.parametrize(("kernel", "X"), _candidates(), ids=lambda v: repr(v) if callable(v) else str(v.shape))
@@ -234,14 +235,14 @@ def test_the_eigenvalue_reference_agrees_with_scipy(kernel, X):
     K = _gram(kernel, X)
     np.testing.assert_array_equal(K, K.T)  # every candidate is symmetric: eigvalsh reads all of K
     expected = linalg.eigh(K, eigvals_only=True)[0]
-    np.testing.assert_allclose(exercise_checks._min_gram_eigenvalue(kernel, X), expected, rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(exercise_checks.ch3._min_gram_eigenvalue(kernel, X), expected, rtol=1e-9, atol=1e-10)
 
 
 def test_the_candidates_are_kernels_or_not_as_their_formulas_say():
     smallest = {}
     for kernel, X in _candidates(60):
         family = repr(kernel).split("= ", 1)[1][:4]  # "exp(", "(xᵀx", "tanh", "−‖x ", "xᵀx′"
-        smallest[family] = min(smallest.get(family, np.inf), exercise_checks._min_gram_eigenvalue(kernel, X))
+        smallest[family] = min(smallest.get(family, np.inf), exercise_checks.ch3._min_gram_eigenvalue(kernel, X))
     assert len(smallest) == 5
     for family in ("exp(", "(xᵀx", "xᵀx′"):
         assert smallest[family] > -1e-9, family  # RBF, polynomial, linear: positive semi-definite
@@ -253,7 +254,7 @@ def test_a_candidates_formula_is_what_it_computes():
     rng = np.random.default_rng(2)
     x, z = rng.normal(size=2), rng.normal(size=2)
     for size in range(1, 41):  # every family, tanh with offsets of both signs
-        kernel, _ = exercise_checks._gram_inputs(np.random.default_rng(size), size)
+        kernel, _ = exercise_checks.ch3._gram_inputs(np.random.default_rng(size), size)
         formula = repr(kernel).split("= ", 1)[1]
         if formula.startswith("exp"):
             s = float(formula.split("·")[1].split("²")[0])
@@ -275,18 +276,18 @@ def test_a_candidates_formula_is_what_it_computes():
 def test_product_features_of_a_linear_map_with_itself_are_the_squared_linear_kernel(N, m):
     """(xᵀx′)² is the product of the linear kernel with itself; its features are the products x_a x_b."""
     X = np.random.default_rng(N).normal(size=(N, m))
-    Phi = exercise_checks._product_features(X, X)
+    Phi = exercise_checks.ch3._product_features(X, X)
     assert Phi.shape == (N, m * m)
     np.testing.assert_allclose(Phi @ Phi.T, (X @ X.T) ** 2, rtol=1e-12)
-    np.testing.assert_allclose(exercise_checks._product_gram(X, X), (X @ X.T) ** 2, rtol=1e-12)
+    np.testing.assert_allclose(exercise_checks.ch3._product_gram(X, X), (X @ X.T) ** 2, rtol=1e-12)
 
 
 @pytest.mark.parametrize("size", [1, 4, 9, 20])
 def test_the_product_gram_is_the_gram_of_the_product_features(size):
-    Phi1, Phi2 = exercise_checks._feature_map_inputs(np.random.default_rng(size), size)
-    Phi = exercise_checks._product_features(Phi1, Phi2)
+    Phi1, Phi2 = exercise_checks.ch3._feature_map_inputs(np.random.default_rng(size), size)
+    Phi = exercise_checks.ch3._product_features(Phi1, Phi2)
     assert Phi.shape == (len(Phi1), Phi1.shape[1] * Phi2.shape[1])
-    np.testing.assert_allclose(Phi @ Phi.T, exercise_checks._product_gram(Phi1, Phi2), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(Phi @ Phi.T, exercise_checks.ch3._product_gram(Phi1, Phi2), rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize(("N", "M"), [(1, 1), (4, 2), (6, 9), (20, 3)])
@@ -294,7 +295,7 @@ def test_the_bias_reference_is_chapter_1s_ridge_with_an_unpenalized_bias(N, M):
     """w = Φᵀa and w₀ = b: the primal of (3.<eq-krr-primal>) with a bias, solved by chapter 1's normal equations."""
     rng = np.random.default_rng(N + M)
     Phi, y, l2 = rng.normal(size=(N, M)) + 1.0, rng.normal(size=N) + 2.0, 0.3
-    ab = exercise_checks._kernel_ridge_bias(Phi @ Phi.T, y, l2)
+    ab = exercise_checks.ch3._kernel_ridge_bias(Phi @ Phi.T, y, l2)
     a, b = ab[:-1], ab[-1]
     w = regression.normal_equations(Phi, y, l2=l2)  # (w₀, w₁, …), w₀ not penalized
     assert abs(a.sum()) < 1e-10
@@ -305,10 +306,10 @@ def test_the_bias_reference_is_chapter_1s_ridge_with_an_unpenalized_bias(N, M):
 @pytest.mark.parametrize("size", [1, 3, 8, 20])
 def test_without_the_bias_row_the_reference_is_scikit_learns_kernel_ridge(size):
     """The constraint row and column dropped leave (K + λI)a = y, what KernelRidge solves (it has no bias)."""
-    K, y, l2 = exercise_checks._kernel_ridge_inputs(np.random.default_rng(size), size)
+    K, y, l2 = exercise_checks.ch3._kernel_ridge_inputs(np.random.default_rng(size), size)
     model = KernelRidge(alpha=l2, kernel="precomputed").fit(K, y)
     np.testing.assert_allclose(np.linalg.solve(K + l2 * np.eye(len(y)), y), model.dual_coef_, rtol=1e-8, atol=1e-10)
-    ab = exercise_checks._kernel_ridge_bias(K, y, l2)
+    ab = exercise_checks.ch3._kernel_ridge_bias(K, y, l2)
     np.testing.assert_allclose((K + l2 * np.eye(len(y))) @ ab[:-1] + ab[-1], y, rtol=1e-9, atol=1e-9)
 
 
@@ -318,20 +319,20 @@ def _svm_cost(X, y, w, C):
 
 @pytest.mark.parametrize("size", [1, 2, 7, 20])
 def test_the_subgradient_reference_is_the_gradient_away_from_the_kink(size):
-    X, y, w, C = exercise_checks._svm_inputs(np.random.default_rng(size), size)
+    X, y, w, C = exercise_checks.ch3._svm_inputs(np.random.default_rng(size), size)
     margins = y * (w[0] + X @ w[1:])
     assert np.all(np.abs(margins - 1) > 1e-6)
     h = 1e-8  # central differences: a step far below the 10⁻⁶ gap never crosses a kink
     numeric = np.array([(_svm_cost(X, y, w + h * e, C) - _svm_cost(X, y, w - h * e, C)) / (2 * h)
                         for e in np.eye(len(w))])
-    np.testing.assert_allclose(exercise_checks._svm_subgradient(X, y, w, C), numeric, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(exercise_checks.ch3._svm_subgradient(X, y, w, C), numeric, rtol=1e-5, atol=1e-5)
 
 
 def test_the_svm_inputs_have_margins_on_both_sides_of_one():
     rng = np.random.default_rng(0)
     inside = outside = 0
     for size in range(1, 21):
-        X, y, w, _ = exercise_checks._svm_inputs(rng, size)
+        X, y, w, _ = exercise_checks.ch3._svm_inputs(rng, size)
         assert set(np.unique(y)) <= {-1, 1}
         margins = y * (w[0] + X @ w[1:])
         inside, outside = inside + np.sum(margins < 1), outside + np.sum(margins > 1)

@@ -10,11 +10,11 @@ and against central differences. (The chapter's first three checks are tested in
 import numpy as np
 import pytest
 
-from implementations import exercise_checks
-from implementations.autograd import Tensor
-from implementations.exercises import ExerciseCheckFailed
-from implementations.gradcheck import numerical_gradient
+from implementations.engine.autograd import Tensor
 from implementations.nn import Dropout
+from implementations.notebook import exercise_checks
+from implementations.notebook.exercises import ExerciseCheckFailed
+from implementations.preliminaries.gradcheck import numerical_gradient
 
 # --- right answers ----------------------------------------------------------------------------------------------
 
@@ -123,7 +123,7 @@ def test_the_check_says_how_many_results_to_return():
 def test_every_input_has_a_kept_and_a_dropped_entry_and_p_away_from_one_half():
     rng = np.random.default_rng(5)
     for size in range(1, 21):
-        H, mask, p, grad_out = exercise_checks._dropout_inputs(rng, size)
+        H, mask, p, grad_out = exercise_checks.ch4._dropout_inputs(rng, size)
         assert mask.dtype == bool and mask.shape == H.shape == grad_out.shape
         assert mask.any() and not mask.all()
         assert 0.1 <= p <= 0.4 or 0.6 <= p <= 0.9
@@ -140,7 +140,7 @@ def test_the_reference_is_what_a_dropout_layer_computes(p, shape):
     out = Dropout(p, rng=np.random.default_rng(7))(H_t)  # training mode, the default
     out.backward(grad_out)
     mask = out.data != 0  # the entries the layer kept (H has no zeros)
-    reference_out, reference_grad = exercise_checks._dropout_reference(H, mask, p, grad_out)
+    reference_out, reference_grad = exercise_checks.ch4._dropout_reference(H, mask, p, grad_out)
     np.testing.assert_allclose(reference_out, out.data, rtol=1e-15, atol=0)
     np.testing.assert_allclose(reference_grad, H_t.grad, rtol=1e-15, atol=0)
 
@@ -149,9 +149,9 @@ def test_the_reference_gradient_agrees_with_central_differences():
     rng = np.random.default_rng(4)
     H, grad_out = rng.normal(size=(3, 4)), rng.normal(size=(3, 4))
     mask, p = rng.random((3, 4)) >= 0.3, 0.3
-    _, grad_H = exercise_checks._dropout_reference(H, mask, p, grad_out)
+    _, grad_H = exercise_checks.ch4._dropout_reference(H, mask, p, grad_out)
     def loss(v):  # L = Σ grad_out ⊙ out, whose gradient with respect to out is grad_out
-        return np.sum(grad_out * exercise_checks._dropout_reference(v, mask, p, grad_out)[0])
+        return np.sum(grad_out * exercise_checks.ch4._dropout_reference(v, mask, p, grad_out)[0])
 
     numeric = numerical_gradient(loss, H)
     np.testing.assert_allclose(grad_H, numeric, rtol=1e-6, atol=1e-8)

@@ -14,10 +14,11 @@ import math
 import numpy as np
 import pytest
 
-from implementations import conv, exercise_checks
-from implementations.autograd import Tensor
-from implementations.exercises import ExerciseCheckFailed
-from implementations.gradcheck import numerical_gradient
+from implementations.engine.autograd import Tensor
+from implementations.nn import conv
+from implementations.notebook import exercise_checks
+from implementations.notebook.exercises import ExerciseCheckFailed
+from implementations.preliminaries.gradcheck import numerical_gradient
 
 # --- right answers ----------------------------------------------------------------------------------------------
 
@@ -250,7 +251,7 @@ def _count_windows(n, k, padding, stride):
 
 @pytest.mark.parametrize("size", range(1, 41))
 def test_the_size_reference_counts_the_windows(size):
-    n, k, padding, stride = exercise_checks._conv_size_inputs(np.random.default_rng(size), size)
+    n, k, padding, stride = exercise_checks.ch5._conv_size_inputs(np.random.default_rng(size), size)
     assert conv.conv_output_size(n, k, stride=stride, padding=padding) == _count_windows(n, k, padding, stride)
 
 
@@ -266,7 +267,7 @@ def test_the_size_reference_counts_the_windows_on_every_small_case():
 @pytest.mark.parametrize("seed", [0, 11, 2024])
 def test_the_size_inputs_hold_every_case_that_tells_a_mistake(seed):
     rng = np.random.default_rng(seed)
-    inputs = [exercise_checks._conv_size_inputs(rng, size) for size in range(1, 21)]
+    inputs = [exercise_checks.ch5._conv_size_inputs(rng, size) for size in range(1, 21)]
     assert all(1 <= k <= n + 2 * p and n >= 1 and p >= 0 and s >= 1 for n, k, p, s in inputs)
     assert all(isinstance(v, int) for case in inputs for v in case)
     assert sum(k == n + 2 * p for n, k, p, _ in inputs) >= 3  # the window fills the padded axis
@@ -287,13 +288,13 @@ def _conv1x1_by_pixels(x, kernel, bias):
 
 @pytest.mark.parametrize("size", [1, 2, 5, 12, 20])
 def test_the_conv1x1_reference_is_a_dense_layer_at_every_pixel(size):
-    x, kernel, bias = exercise_checks._conv1x1_inputs(np.random.default_rng(size), size)
+    x, kernel, bias = exercise_checks.ch5._conv1x1_inputs(np.random.default_rng(size), size)
     N, C, H, W = x.shape
     F = len(kernel)
     assert kernel.shape == (F, C, 1, 1) and bias.shape == (F,)
     assert C != F and H != W
-    np.testing.assert_allclose(exercise_checks._conv1x1_reference(x, kernel, bias), _conv1x1_by_pixels(x, kernel, bias),
-                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(exercise_checks.ch5._conv1x1_reference(x, kernel, bias),
+                               _conv1x1_by_pixels(x, kernel, bias), rtol=1e-12, atol=1e-12)
 
 
 def _batchnorm_loss(x, gamma, beta, grad_out, eps):
@@ -304,9 +305,9 @@ def _batchnorm_loss(x, gamma, beta, grad_out, eps):
 
 @pytest.mark.parametrize("size", [1, 3, 4, 8, 13, 20])
 def test_the_batchnorm_reference_agrees_with_central_differences(size):
-    x, gamma, grad_out, eps = exercise_checks._batchnorm_inputs(np.random.default_rng(size), size)
+    x, gamma, grad_out, eps = exercise_checks.ch5._batchnorm_inputs(np.random.default_rng(size), size)
     beta = np.random.default_rng(size + 100).normal(size=gamma.shape)  # any β: the gradients do not depend on it
-    grad_x, grad_gamma, grad_beta = exercise_checks._batchnorm_backward_reference(x, gamma, grad_out, eps)
+    grad_x, grad_gamma, grad_beta = exercise_checks.ch5._batchnorm_backward_reference(x, gamma, grad_out, eps)
     assert grad_x.shape == x.shape and grad_gamma.shape == grad_beta.shape == gamma.shape
     numeric = [numerical_gradient(lambda v: _batchnorm_loss(v, gamma, beta, grad_out, eps), x),
                numerical_gradient(lambda v: _batchnorm_loss(x, v, beta, grad_out, eps), gamma),
@@ -317,7 +318,7 @@ def test_the_batchnorm_reference_agrees_with_central_differences(size):
 
 def test_the_batchnorm_inputs_vary_the_batch_from_two_examples():
     rng = np.random.default_rng(0)
-    shapes = [exercise_checks._batchnorm_inputs(rng, size)[0].shape for size in range(1, 21)]
+    shapes = [exercise_checks.ch5._batchnorm_inputs(rng, size)[0].shape for size in range(1, 21)]
     assert min(N for N, _ in shapes) == 2
     assert len({N for N, _ in shapes}) >= 5 and len({D for _, D in shapes}) >= 3
 
@@ -332,7 +333,7 @@ def _receptive_field_by_index_sets(layers):
 
 @pytest.mark.parametrize("size", range(1, 21))
 def test_the_receptive_field_reference_agrees_with_index_sets(size):
-    (layers,) = exercise_checks._receptive_field_inputs(np.random.default_rng(size), size)
+    (layers,) = exercise_checks.ch5._receptive_field_inputs(np.random.default_rng(size), size)
     assert len(layers) == min(size, 6)
     assert int(conv.receptive_field(layers)[0][-1]) == _receptive_field_by_index_sets(layers)
 

@@ -9,8 +9,9 @@ unbiased MMD: for each, correct solutions must print ``pass`` and every listed m
 import numpy as np
 import pytest
 
-from implementations import exercise_checks, gan
-from implementations.exercises import ExerciseCheckFailed
+from implementations.generative import gan
+from implementations.notebook import exercise_checks
+from implementations.notebook.exercises import ExerciseCheckFailed
 
 # --- right answers ----------------------------------------------------------------------------------------------
 
@@ -167,10 +168,10 @@ def test_a_classic_mistake_fails(check, mistake, wrong, seed, capsys):
 def test_the_stable_discriminator_is_the_optimal_discriminator_where_the_densities_are_representable():
     rng = np.random.default_rng(3)
     for _ in range(20):
-        x, *params = exercise_checks._two_gaussians_inputs(rng, 2)  # no far points
+        x, *params = exercise_checks.ch8._two_gaussians_inputs(rng, 2)  # no far points
         mu_d, sigma_d, mu_g, sigma_g = params
         expected = gan.optimal_discriminator(_pdf(x, mu_d, sigma_d), _pdf(x, mu_g, sigma_g))
-        np.testing.assert_allclose(exercise_checks._gaussian_discriminator_reference(x, *params), expected,
+        np.testing.assert_allclose(exercise_checks.ch8._gaussian_discriminator_reference(x, *params), expected,
                                    rtol=1e-12, atol=1e-15)
 
 
@@ -183,7 +184,7 @@ def test_an_overflowing_sigmoid_is_rejected_for_its_warning():
 
 
 def test_the_far_points_underflow_both_densities():
-    x, mu_d, sigma_d, mu_g, sigma_g = exercise_checks._two_gaussians_inputs(np.random.default_rng(0), 5)
+    x, mu_d, sigma_d, mu_g, sigma_g = exercise_checks.ch8._two_gaussians_inputs(np.random.default_rng(0), 5)
     assert (_pdf(x[:2], mu_d, sigma_d) == 0).all() and (_pdf(x[:2], mu_g, sigma_g) == 0).all()
     with np.errstate(invalid="ignore"):
         assert np.isnan(_naive_discriminator(x[:2], mu_d, sigma_d, mu_g, sigma_g)).all()
@@ -192,11 +193,11 @@ def test_the_far_points_underflow_both_densities():
 def test_the_references_agree_with_loops():
     rng = np.random.default_rng(5)
     for size in (1, 4, 9):
-        mu, log_var = exercise_checks._latent_inputs(rng, size)
-        np.testing.assert_allclose(exercise_checks._gaussian_kl_reference(mu, log_var),
+        mu, log_var = exercise_checks.ch8._latent_inputs(rng, size)
+        np.testing.assert_allclose(exercise_checks.ch8._gaussian_kl_reference(mu, log_var),
                                    OTHER_RIGHT[0][2](mu, log_var), rtol=1e-12)
-        args = exercise_checks._forward_inputs(rng, size)
-        np.testing.assert_allclose(exercise_checks._noised_reference(*args), OTHER_RIGHT[1][2](*args), rtol=1e-12)
-        X, Y, s = exercise_checks._mmd_inputs(rng, size)
+        args = exercise_checks.ch8._forward_inputs(rng, size)
+        np.testing.assert_allclose(exercise_checks.ch8._noised_reference(*args), OTHER_RIGHT[1][2](*args), rtol=1e-12)
+        X, Y, s = exercise_checks.ch8._mmd_inputs(rng, size)
         assert len(X) != len(Y)
-        np.testing.assert_allclose(exercise_checks._mmd_reference(X, Y, s), _mmd_by_loops(X, Y, s), rtol=1e-10)
+        np.testing.assert_allclose(exercise_checks.ch8._mmd_reference(X, Y, s), _mmd_by_loops(X, Y, s), rtol=1e-10)

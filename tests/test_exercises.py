@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from implementations import regression
-from implementations.exercises import ExerciseCheckFailed, check_function
+from implementations.linear import regression
+from implementations.notebook.exercises import ExerciseCheckFailed, check_function
 
 
 def cost_inputs(rng, size):
@@ -111,7 +111,7 @@ def test_ipython_shows_the_message_and_the_readers_frames_only():
     shown = "\n".join(info.value._render_traceback_())
     assert "return X @ w  # the reader's bug" in shown and "ValueError: matmul" in shown
     assert shown.index("return X @ w") < shown.index("ExerciseCheckFailed: my_gradient raised ValueError")
-    assert "implementations/exercises.py" not in shown and "raise ExerciseCheckFailed" not in shown
+    assert "implementations/notebook/exercises.py" not in shown and "raise ExerciseCheckFailed" not in shown
 
     def my_cost(X, y, w):
         return 0.0

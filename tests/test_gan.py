@@ -1,12 +1,13 @@
-"""Tests of implementations.gan: the losses against hand computation and finite differences, the saturation of the
+"""Tests of implementations.generative.gan: the losses against hand computation and finite differences, the saturation
+of the
 minimax loss, the optimal discriminator against a grid search and against a trained one, gan_step against
 finite-difference gradient steps, and the minibatch standard deviation feature against NumPy's std."""
 
 import numpy as np
 import pytest
 
-from implementations.autograd import Tensor
-from implementations.gan import (
+from implementations.engine.autograd import Tensor
+from implementations.generative.gan import (
     GAN,
     discriminator_loss,
     fit_discriminator,
@@ -14,8 +15,8 @@ from implementations.gan import (
     generator_loss,
     optimal_discriminator,
 )
-from implementations.gradcheck import numerical_gradient
-from implementations.optim import SGD, Adam
+from implementations.nn.optim import SGD, Adam
+from implementations.preliminaries.gradcheck import numerical_gradient
 
 
 def _sigmoid(a):

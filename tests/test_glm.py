@@ -1,11 +1,12 @@
-"""Tests of implementations.glm: Poisson regression against scikit-learn and finite differences, and the Newton loop."""
+"""Tests of implementations.linear.glm: Poisson regression against scikit-learn and finite differences, and the Newton
+loop."""
 
 import numpy as np
 import pytest
 from sklearn.linear_model import PoissonRegressor
 
-from implementations import glm, logistic
-from implementations.gradcheck import check_gradient, numerical_jacobian
+from implementations.linear import glm, logistic
+from implementations.preliminaries.gradcheck import check_gradient, numerical_jacobian
 
 
 def count_problem(N=300, m=2, seed=0):

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from implementations.gradcheck import check_gradient, numerical_gradient, numerical_jacobian
-from implementations.softmax import softmax
+from implementations.linear.softmax_regression import softmax
+from implementations.preliminaries.gradcheck import check_gradient, numerical_gradient, numerical_jacobian
 
 
 def test_numerical_gradient_of_a_quadratic_is_exact_up_to_rounding():

@@ -113,7 +113,8 @@ def test_harness_passes_a_correct_function():
 
 def test_every_public_callable_is_found():
     """The enumeration is not empty-handed: a sample of known callables is among PUBLIC."""
-    for name in ("implementations.regression.gradient_descent", "implementations.word2vec.Word2Vec.fit",
-                 "implementations.nn.Module.load_state_dict", "implementations.robust.huber"):
+    for name in ("implementations.linear.regression.gradient_descent", "implementations.language.word2vec.Word2Vec.fit",
+                 "implementations.nn.module.Module.load_state_dict", "implementations.linear.robust.huber"):
         assert name in PUBLIC
-    assert "implementations.regression.huber" not in PUBLIC  # a re-export counts once, where it is defined
+    assert "implementations.nn.Linear" not in PUBLIC  # a re-export counts once, where it is defined
+    assert "implementations.nn.layers.Linear" in PUBLIC

@@ -1,4 +1,5 @@
-"""Tests of implementations.kernels: kernel functions, kernel ridge regression and random Fourier features.
+"""Tests of implementations.kernel_methods.kernels: kernel functions, kernel ridge regression and random Fourier
+features.
 
 Checked against scikit-learn (``pairwise_kernels`` and ``KernelRidge``), against explicit feature maps built here
 from the multinomial theorem (the polynomial kernel and the representer identity w = Φᵀ𝐚), against the definition
@@ -14,7 +15,8 @@ import pytest
 from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
 from sklearn.metrics.pairwise import pairwise_kernels
 
-from implementations import data, kernels
+from implementations import data
+from implementations.kernel_methods import kernels
 
 # (N, N′, m): N ≠ N′, a single row, a single feature
 SHAPES = [(5, 3, 2), (7, 7, 1), (20, 9, 4), (1, 6, 3), (12, 1, 5)]

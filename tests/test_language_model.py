@@ -1,20 +1,22 @@
-"""Tests of implementations.language_model: windows, evaluation, the training loop and the shipped trained state."""
+"""Tests of implementations.language.language_model: windows, evaluation, the training loop and the shipped trained
+state."""
 
 import shutil
 
 import numpy as np
 import pytest
 
-from implementations import datasets, optim
-from implementations.autograd import no_grad
-from implementations.language_model import (
+from implementations.data import datasets
+from implementations.engine.autograd import no_grad
+from implementations.language.language_model import (
     evaluation_windows,
     load_persuasion_model,
     mean_cross_entropy,
     random_windows,
     train_language_model,
 )
-from implementations.transformer import TinyGPT
+from implementations.language.transformer import TinyGPT
+from implementations.nn import optim
 
 
 def tiny_model(V=7, T=6, seed=0):
@@ -115,7 +117,7 @@ def test_the_shipped_model_is_what_its_history_says(persuasion):
 
 
 def test_the_shipped_tokenizer_is_bpe_trained_on_the_training_text(persuasion):
-    from implementations.bpe import BPETokenizer
+    from implementations.language.bpe import BPETokenizer
 
     _, tokenizer, _, config = persuasion
     trained = BPETokenizer().train(datasets.load_persuasion(split="train"), config["vocab_size"])

@@ -1,4 +1,4 @@
-"""Tests of implementations.lasso: soft thresholding, coordinate descent and the lasso path.
+"""Tests of implementations.linear.lasso: soft thresholding, coordinate descent and the lasso path.
 
 Checked against closed forms (the proximal problem on a grid, l1 = 0 as least squares, l1 >= l1_max as the mean),
 the subgradient optimality conditions, and scikit-learn's Lasso and lasso_path (same cost: (1/2N)‖·‖² + α‖w‖₁).
@@ -9,7 +9,7 @@ import pytest
 from sklearn.linear_model import Lasso
 from sklearn.linear_model import lasso_path as sk_lasso_path
 
-from implementations import lasso, regression
+from implementations.linear import lasso, regression
 
 TIGHT = {"tol": 1e-12, "num_iters": 100_000}
 

@@ -8,7 +8,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from implementations import listing
+from implementations.notebook import listing
 
 
 def _decorated(function):

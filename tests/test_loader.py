@@ -1,9 +1,9 @@
-"""Tests of implementations.loader: mini-batches over one epoch."""
+"""Tests of implementations.data.loader: mini-batches over one epoch."""
 
 import numpy as np
 import pytest
 
-from implementations.loader import DataLoader
+from implementations.data.loader import DataLoader
 
 
 def make_data(N, x_shape=(3,), y_shape=()):

@@ -1,4 +1,4 @@
-"""Tests of implementations.logistic against finite differences, closed forms and scikit-learn."""
+"""Tests of implementations.linear.logistic against finite differences, closed forms and scikit-learn."""
 
 import warnings
 
@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
 
-from implementations import logistic
-from implementations.gradcheck import check_gradient, numerical_gradient
+from implementations import numeric
+from implementations.linear import logistic
+from implementations.preliminaries.gradcheck import check_gradient, numerical_gradient
 
 SHAPES = [(1, 1), (9, 1), (40, 3), (25, 5)]
 
@@ -31,18 +32,18 @@ def sklearn_weights(X, y, l2):
 
 def test_sigmoid_matches_its_definition_where_that_is_safe():
     z = np.linspace(-30, 30, 121)
-    np.testing.assert_allclose(logistic.sigmoid(z), 1.0 / (1.0 + np.exp(-z)), rtol=1e-14)
+    np.testing.assert_allclose(numeric.sigmoid(z), 1.0 / (1.0 + np.exp(-z)), rtol=1e-14)
 
 
 def test_sigmoid_is_exact_at_large_logits_and_silent():
     z = np.array([-1e4, -800.0, -1e300, 0.0, 800.0, 1e4, 1e300])
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # an overflow RuntimeWarning would fail the test
-        s = logistic.sigmoid(z)
+        s = numeric.sigmoid(z)
     np.testing.assert_array_equal(s, [0.0, 0.0, 0.0, 0.5, 1.0, 1.0, 1.0])
 
 
-@pytest.mark.parametrize("function", [logistic.sigmoid, logistic.log_sigmoid])
+@pytest.mark.parametrize("function", [numeric.sigmoid, numeric.log_sigmoid])
 def test_sigmoid_refuses_infinite_logits(function):
     """Package decision: NaN and ±inf are refused in every array input, elementwise maps included."""
     with pytest.raises(ValueError, match=r"z contains 1 NaN or infinite value\(s\), the first at index \(1\)"):
@@ -51,15 +52,15 @@ def test_sigmoid_refuses_infinite_logits(function):
 
 def test_sigmoid_symmetry_and_scalar_input():
     z = np.random.default_rng(1).normal(scale=5, size=50)
-    np.testing.assert_allclose(logistic.sigmoid(-z), 1.0 - logistic.sigmoid(z), atol=1e-15)
-    assert isinstance(logistic.sigmoid(0.0), float)
-    assert logistic.sigmoid(np.ones((2, 3))).shape == (2, 3)
+    np.testing.assert_allclose(numeric.sigmoid(-z), 1.0 - numeric.sigmoid(z), atol=1e-15)
+    assert isinstance(numeric.sigmoid(0.0), float)
+    assert numeric.sigmoid(np.ones((2, 3))).shape == (2, 3)
 
 
 def test_sigmoid_derivative_is_s_times_one_minus_s():
     z = np.linspace(-6, 6, 25)
-    s = logistic.sigmoid(z)
-    numerical = (logistic.sigmoid(z + 1e-6) - logistic.sigmoid(z - 1e-6)) / 2e-6
+    s = numeric.sigmoid(z)
+    numerical = (numeric.sigmoid(z + 1e-6) - numeric.sigmoid(z - 1e-6)) / 2e-6
     np.testing.assert_allclose(numerical, s * (1 - s), rtol=1e-7)
 
 
@@ -67,17 +68,17 @@ def test_log_sigmoid_is_accurate_and_silent_at_large_logits():
     z = np.array([[-1e4, -800.0, -5.0], [0.0, 5.0, 1e4]])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        got = logistic.log_sigmoid(z)
+        got = numeric.log_sigmoid(z)
     np.testing.assert_allclose(got, -np.logaddexp(0.0, -z), rtol=1e-15)
     assert got[0, 0] == -1e4 and got[1, 2] == 0.0
     moderate = np.linspace(-30, 30, 61)
-    expected = np.log(logistic.sigmoid(moderate))
-    np.testing.assert_allclose(logistic.log_sigmoid(moderate), expected, rtol=1e-12, atol=1e-15)
+    expected = np.log(numeric.sigmoid(moderate))
+    np.testing.assert_allclose(numeric.log_sigmoid(moderate), expected, rtol=1e-12, atol=1e-15)
 
 
 def test_sigmoid_rejects_nan():
     with pytest.raises(ValueError, match=r"z contains 1 NaN"):
-        logistic.sigmoid([0.0, np.nan])
+        numeric.sigmoid([0.0, np.nan])
 
 
 # --- model, cost, gradient, Hessian ---------------------------------------------------------------
@@ -278,7 +279,7 @@ def test_bad_shapes_and_arguments_raise():
 # --- the input contract (issue 21) ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("function", [logistic.sigmoid, logistic.log_sigmoid])
+@pytest.mark.parametrize("function", [numeric.sigmoid, numeric.log_sigmoid])
 def test_sigmoid_names_z_when_it_is_not_numeric_or_empty(function):
     with pytest.raises(TypeError, match="z must be a numeric array; received the string 'abc'"):
         function("abc")  # used to be NumPy's "could not convert string to float"

@@ -1,17 +1,18 @@
-"""Tests of implementations.mmd against double loops, scikit-learn's kernel, the closed form of MMD² between two
+"""Tests of implementations.generative.mmd against double loops, scikit-learn's kernel, the closed form of MMD² between
+two
 Gaussians, simulation of the estimators' expectations, and hand-built samples for the mode metrics."""
 
 import numpy as np
 import pytest
 
-from implementations.mmd import (
+from implementations.data.synthetic import gaussian_ring_centres, make_gaussian_ring
+from implementations.generative.mmd import (
     assign_to_modes,
     high_quality_fraction,
     median_bandwidth,
     mmd2,
     modes_covered,
 )
-from implementations.synthetic import gaussian_ring_centres, make_gaussian_ring
 
 
 def naive_kernel(x, y, sigma):

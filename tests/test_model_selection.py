@@ -1,4 +1,5 @@
-"""Tests of implementations.model_selection: k-fold splits and cross-validation, vs closed forms and scikit-learn."""
+"""Tests of implementations.evaluation.model_selection: k-fold splits and cross-validation, vs closed forms and scikit-
+learn."""
 
 import numpy as np
 import pytest
@@ -6,8 +7,8 @@ from sklearn.linear_model import Lasso, LinearRegression, Ridge
 from sklearn.model_selection import KFold
 from sklearn.model_selection import cross_val_score as sk_cross_val_score
 
-from implementations import lasso, regression
-from implementations.model_selection import bias_variance, cross_val_score, k_fold_indices
+from implementations.evaluation.model_selection import bias_variance, cross_val_score, k_fold_indices
+from implementations.linear import lasso, regression
 
 # (n, k) pairs with n divisible by k, with remainders, k = 2 and leave-one-out k = n
 NK = [(n, k) for n in (2, 3, 5, 10, 11, 17, 30, 101) for k in (2, 3, 4, 5, 7, 10, n) if 2 <= k <= n]

@@ -1,9 +1,9 @@
-"""Tests of implementations.ngram against counting by hand."""
+"""Tests of implementations.language.ngram against counting by hand."""
 
 import numpy as np
 import pytest
 
-from implementations.ngram import bigram_table, cross_entropy, unigram_table
+from implementations.language.ngram import bigram_table, cross_entropy, unigram_table
 
 
 def test_unigram_matches_counting_by_hand():

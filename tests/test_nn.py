@@ -1,16 +1,16 @@
-"""Tests of implementations.functional, .nn and .optim."""
+"""Tests of implementations.engine.functional, .nn and .optim."""
 
 import numpy as np
 import pytest
 from tensor_check import assert_gradients_match
 
-from implementations import functional as F
-from implementations import logistic
-from implementations.autograd import Tensor
-from implementations.gradcheck import numerical_jacobian
+from implementations.engine import functional as F
+from implementations.engine.autograd import Tensor
+from implementations.linear import logistic, softmax_regression
 from implementations.nn import MLP, Conv2d, Dropout, Embedding, LayerNorm, Linear, Module, ResidualBlock, Sequential
-from implementations.normalization import BatchNorm1d, BatchNorm2d
-from implementations.optim import SGD, Adam, clip_grad_norm
+from implementations.nn.normalization import BatchNorm1d, BatchNorm2d
+from implementations.nn.optim import SGD, Adam, clip_grad_norm
+from implementations.preliminaries.gradcheck import numerical_jacobian
 
 # --- losses --------------------------------------------------------------------------------------
 
@@ -23,9 +23,9 @@ def test_cross_entropy_matches_softmax_cost_and_its_gradient():
     Phi = np.hstack([np.ones((20, 1)), X])
     W_t = Tensor(W, requires_grad=True)
     loss = F.cross_entropy(Tensor(Phi) @ W_t, y)
-    assert loss.item() == pytest.approx(logistic.softmax_cost(X, y, W), rel=1e-12)
+    assert loss.item() == pytest.approx(softmax_regression.softmax_cost(X, y, W), rel=1e-12)
     loss.backward()
-    np.testing.assert_allclose(W_t.grad, logistic.softmax_gradient(X, y, W), rtol=1e-10)
+    np.testing.assert_allclose(W_t.grad, softmax_regression.softmax_gradient(X, y, W), rtol=1e-10)
 
 
 def test_cross_entropy_ignore_index_drops_targets_from_the_mean():

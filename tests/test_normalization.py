@@ -1,14 +1,14 @@
-"""Tests of implementations.normalization: batch normalization against NumPy formulas, finite differences, the
+"""Tests of implementations.nn.normalization: batch normalization against NumPy formulas, finite differences, the
 analytic input gradient, and a written-out recursion for the running averages."""
 
 import numpy as np
 import pytest
 from tensor_check import assert_gradients_match
 
-from implementations.autograd import Tensor
-from implementations.gradcheck import check_gradient
+from implementations.engine.autograd import Tensor
 from implementations.nn import Linear, Sequential
-from implementations.normalization import BatchNorm1d, BatchNorm2d
+from implementations.nn.normalization import BatchNorm1d, BatchNorm2d
+from implementations.preliminaries.gradcheck import check_gradient
 
 # (layer class, input shape, axes averaged over, features axis broadcast shape)
 CASES = [(BatchNorm1d, (6, 3), (0,), (1, 3)), (BatchNorm1d, (3, 4), (0,), (1, 4)),

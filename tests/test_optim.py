@@ -1,12 +1,12 @@
-"""Tests of AdamW and the learning-rate schedules of implementations.optim (SGD and Adam: tests/test_nn.py)."""
+"""Tests of AdamW and the learning-rate schedules of implementations.nn.optim (SGD and Adam: tests/test_nn.py)."""
 
 import math
 
 import numpy as np
 import pytest
 
-from implementations.autograd import Tensor
-from implementations.optim import SGD, Adam, AdamW, cosine_annealing, linear_warmup, step_decay, warmup_cosine
+from implementations.engine.autograd import Tensor
+from implementations.nn.optim import SGD, Adam, AdamW, cosine_annealing, linear_warmup, step_decay, warmup_cosine
 
 THETA0 = np.array([0.5, -1.0, 2.0])
 WEIGHTS = np.array([1.0, 2.0, 3.0])

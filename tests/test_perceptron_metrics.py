@@ -4,9 +4,8 @@ import numpy as np
 import pytest
 from sklearn import metrics as skm
 
-from implementations import logistic
-from implementations.metrics import accuracy, confusion_matrix, precision_recall_f1
-from implementations.perceptron import margin, perceptron
+from implementations.evaluation.metrics import accuracy, confusion_matrix, precision_recall_f1
+from implementations.linear.perceptron import margin, perceptron
 
 
 def separable_problem(N=80, m=2, margin=0.5, seed=0):
@@ -199,12 +198,6 @@ def test_metrics_reject_bad_labels():
         accuracy([0, 1], [0, 1, 1])
     with pytest.raises(ValueError, match=r"values 1.5"):
         accuracy([0, 1.5], [0, 1])
-
-
-def test_logistic_reexports_the_chapter_api():
-    for name in ["perceptron", "softmax", "fit_softmax", "confusion_matrix", "precision_recall_f1", "accuracy"]:
-        assert callable(getattr(logistic, name))
-        assert name in logistic.__all__
 
 
 # --- the input contract (issue 21) ------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from implementations import plotting
+from implementations.notebook import plotting
 
 
 def _line_grid(nrows, ncols, **kwargs):

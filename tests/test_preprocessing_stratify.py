@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from sklearn.model_selection import train_test_split as sk_split
 
-from implementations.preprocessing import train_test_split
+from implementations.data.preprocessing import train_test_split
 
 
 def split_before_stratify(X, y, *, test_fraction, rng):

@@ -1,11 +1,11 @@
-"""Tests of implementations.regression against finite differences, closed forms and scikit-learn."""
+"""Tests of implementations.linear.regression against finite differences, closed forms and scikit-learn."""
 
 import numpy as np
 import pytest
 from sklearn.linear_model import LinearRegression, Ridge
 
-from implementations import regression
-from implementations.gradcheck import check_gradient, numerical_gradient
+from implementations.linear import regression
+from implementations.preliminaries.gradcheck import check_gradient, numerical_gradient
 
 SHAPES = [(1, 1), (7, 1), (30, 3), (12, 5)]
 

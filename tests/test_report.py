@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from implementations.report import power_of_ten, within
+from implementations.notebook.report import power_of_ten, within
 
 
 @pytest.mark.parametrize("value, text", [(1e-6, "10⁻⁶"), (1e-12, "10⁻¹²"), (1.0, "10⁰"), (100.0, "10²"),

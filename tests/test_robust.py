@@ -5,9 +5,8 @@ import pytest
 from scipy.optimize import minimize
 from sklearn.linear_model import QuantileRegressor
 
-from implementations import regression
-from implementations.gradcheck import numerical_gradient
-from implementations.robust import (
+from implementations.linear import regression
+from implementations.linear.robust import (
     fit_robust,
     huber,
     huber_derivative,
@@ -18,6 +17,7 @@ from implementations.robust import (
     tukey_bisquare,
     tukey_bisquare_derivative,
 )
+from implementations.preliminaries.gradcheck import numerical_gradient
 
 DELTA = 1.5
 # Points away from the kinks (0 for MAE, ±δ for Huber and Tukey), where the derivative is classical.

@@ -1,16 +1,17 @@
-"""Tests of implementations.seq2seq: additive attention against a loop over (i, j), the encoder–decoder against finite
+"""Tests of implementations.language.seq2seq: additive attention against a loop over (i, j), the encoder–decoder against
+finite
 differences and its own teacher-forced forward, padding, greedy decoding against decoding.greedy_decode."""
 
 import numpy as np
 import pytest
 from tensor_check import assert_gradients_match
 
-from implementations.attention import key_padding_mask
-from implementations.autograd import Tensor, no_grad
-from implementations.decoding import beam_search, greedy_decode
-from implementations.gradcheck import numerical_gradient
-from implementations.optim import Adam, cosine_annealing
-from implementations.seq2seq import Seq2Seq, additive_attention
+from implementations.engine.autograd import Tensor, no_grad
+from implementations.language.attention import key_padding_mask
+from implementations.language.decoding import beam_search, greedy_decode
+from implementations.language.seq2seq import Seq2Seq, additive_attention
+from implementations.nn.optim import Adam, cosine_annealing
+from implementations.preliminaries.gradcheck import numerical_gradient
 
 
 def _softmax(z):

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 from tensor_check import assert_gradients_match
 
-from implementations.autograd import Tensor, concatenate, stack, where
-from implementations.sequence import GRU, LSTM, RNN, chrono_init, parameter_count, rnn_bptt
+from implementations.engine.autograd import Tensor, concatenate, stack, where
+from implementations.nn import parameter_count
+from implementations.sequence import GRU, LSTM, RNN, chrono_init, rnn_bptt
 
 B, T, D, H = 3, 6, 4, 5
 

@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from implementations.autograd import Tensor
-from implementations.gradcheck import numerical_gradient
-from implementations.sequence import GRU, LSTM, RNN, chrono_init, parameter_count
+from implementations.engine.autograd import Tensor
+from implementations.nn import parameter_count
+from implementations.preliminaries.gradcheck import numerical_gradient
+from implementations.sequence import GRU, LSTM, RNN, chrono_init
 
 B, T, D, H = 3, 5, 4, 3
 LENGTHS = [5, 3, 1]

@@ -1,4 +1,5 @@
-"""Tests of implementations.svm: the hinge-loss primal, SMO on the dual, the KKT conditions and the kernel SVM.
+"""Tests of implementations.kernel_methods.svm: the hinge-loss primal, SMO on the dual, the KKT conditions and the
+kernel SVM.
 
 Checked against scikit-learn's SVC (LIBSVM: the same dual, solved by SMO with the same second-order working-set
 selection and the same stopping rule b_up(α) − b_low(α) < tol), against central finite differences and the subgradient
@@ -10,8 +11,8 @@ import numpy as np
 import pytest
 from sklearn.svm import SVC
 
-from implementations import svm
-from implementations.regression import add_bias
+from implementations.kernel_methods import svm
+from implementations.linear.regression import add_bias
 
 
 def blobs(N, m, separation, seed):
@@ -24,7 +25,7 @@ def blobs(N, m, separation, seed):
 
 
 def rbf(A, B, width):
-    """exp(−‖a − b‖² / (2s²)) for every pair of rows, computed directly (independent of implementations.kernels)."""
+    """exp(−‖a − b‖² / (2s²)) for every pair of rows, computed directly (independent of kernel_methods.kernels)."""
     return np.exp(-((A[:, None, :] - B[None, :, :]) ** 2).sum(-1) / (2 * width**2))  # (N, N′)
 
 

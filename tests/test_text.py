@@ -1,11 +1,13 @@
-"""Tests of implementations.text: tokens, vocabulary, TF-IDF against scikit-learn, word2vec."""
+"""Tests of implementations.language.text: tokens, vocabulary, TF-IDF against scikit-learn, word2vec."""
 
 import numpy as np
 import pytest
 
 from implementations.data import WORD_CATEGORIES, make_corpus
-from implementations.gradcheck import numerical_gradient
-from implementations.text import Vocabulary, Word2Vec, cosine_similarity, one_hot, sgns_loss, tfidf, tokenize
+from implementations.language.text import Vocabulary, tfidf, tokenize
+from implementations.language.word2vec import Word2Vec, sgns_loss
+from implementations.numeric import cosine_similarity, one_hot
+from implementations.preliminaries.gradcheck import numerical_gradient
 
 DOCS = [
     "The quick brown fox jumps over the lazy dog",
@@ -39,7 +41,7 @@ def test_one_hot_rows_are_unit_vectors_and_orthogonal():
     flat = E.reshape(-1, 4)
     gram = flat @ flat.T
     assert gram[0, 1] == 0 and gram[1, 3] == 1  # different words orthogonal, equal words identical
-    with pytest.raises(ValueError, match="ids must hold token ids 0, …, 3"):
+    with pytest.raises(ValueError, match="y must hold class labels integers 0, …, 3"):
         one_hot([4], 4)
 
 
@@ -190,10 +192,11 @@ def test_sgns_loss_names_its_own_arguments():
     [
         (lambda: cosine_similarity("abc"), TypeError, r"^A must be a numeric array; received the string 'abc'"),
         (lambda: cosine_similarity([1.0, 2.0], "xy"), TypeError, r"^B must be a numeric array"),
-        (lambda: cosine_similarity([1.0, 2.0], [1.0, 2.0, 3.0]), ValueError, r"^A has vectors of length 2"),
+        (lambda: cosine_similarity([1.0, 2.0], [1.0, 2.0, 3.0]), ValueError,
+         r"^B has 3 entries along axis 0, but A's axis 0 gives d = 2"),
         (lambda: cosine_similarity([[1.0, np.inf]]), ValueError, r"^A contains 1 NaN or infinite"),
-        (lambda: one_hot("12", 4), TypeError, r"^ids must be a numeric array"),
-        (lambda: one_hot([0.5], 4), ValueError, r"^ids must hold token ids 0, …, 3"),
+        (lambda: one_hot("12", 4), TypeError, r"^y must be a numeric array"),
+        (lambda: one_hot([0.5], 4), ValueError, r"^y must hold class labels integers 0, …, 3"),
         (lambda: tfidf(["a dog", 3]), TypeError, r"^docs must be a list of document strings"),
         (lambda: tfidf(DOCS, sublinear_tf="yes"), ValueError, r"^sublinear_tf must be True or False"),
         (lambda: tfidf([]), ValueError, r"^docs \(0 documents\) contain no terms"),

@@ -1,15 +1,16 @@
-"""Tests of implementations.transformer: the block's two layouts, causality, gradients and TinyGPT."""
+"""Tests of implementations.language.transformer: the block's two layouts, causality, gradients and TinyGPT."""
 
 import numpy as np
 import pytest
 from tensor_check import assert_gradients_match
 
-from implementations import attention as A
-from implementations.autograd import Tensor, no_grad
-from implementations.gradcheck import numerical_gradient
-from implementations.optim import Adam
-from implementations.sequence import parameter_count
-from implementations.transformer import FeedForward, MultiHeadAttention, TinyGPT, TransformerBlock
+from implementations.engine.autograd import Tensor, no_grad
+from implementations.language import attention as A
+from implementations.language.transformer import FeedForward, MultiHeadAttention, TinyGPT, TransformerBlock
+from implementations.nn import parameter_count
+from implementations.nn.normalization import layer_norm
+from implementations.nn.optim import Adam
+from implementations.preliminaries.gradcheck import numerical_gradient
 
 
 def _gelu(x):
@@ -22,7 +23,7 @@ def _reference_block(block, x, norm_first):
     causal = A.causal_mask(x.shape[-2]) if block.causal else None
 
     def ln(v, k):
-        return A.layer_norm(v, p[f"ln{k}.gamma"], p[f"ln{k}.beta"])
+        return layer_norm(v, p[f"ln{k}.gamma"], p[f"ln{k}.beta"])
 
     def mha(v):
         return A.multi_head_attention(v, p["attn.W_q"], p["attn.W_k"], p["attn.W_v"], p["attn.W_o"],
@@ -238,7 +239,7 @@ def test_cached_block_fed_in_chunks_matches_the_full_causal_block(norm_first, ch
                                rtol=1e-10, atol=1e-12)
     # the cache holds every token's key, (B, H, T, d_k): head h's columns of (the attention's input) @ W_k
     p = {name: t.data for name, t in block.named_parameters()}
-    h = A.layer_norm(x, p["ln1.gamma"], p["ln1.beta"]) if norm_first else x
+    h = layer_norm(x, p["ln1.gamma"], p["ln1.beta"]) if norm_first else x
     K_expected = (h @ p["attn.W_k"]).reshape(3, 5, 2, 4).transpose(0, 2, 1, 3)
     assert past[0].shape == past[1].shape == (3, 2, 5, 4)
     np.testing.assert_allclose(past[0].data, K_expected, rtol=1e-12, atol=1e-12)
@@ -303,7 +304,7 @@ def test_tied_head_is_the_final_hidden_vectors_times_the_embedding_transposed():
         x = model.W_te.data[idx] + model.W_pe.data[:5]  # (B, T, D), by hand
         for block in model.blocks:
             x = block(x).data
-        H = A.layer_norm(x, model.ln_f.gamma.data, model.ln_f.beta.data)  # (B, T, D)
+        H = layer_norm(x, model.ln_f.gamma.data, model.ln_f.beta.data)  # (B, T, D)
         logits = model(idx).data
     np.testing.assert_allclose(logits, H @ model.W_te.data.T, rtol=1e-12, atol=1e-12)
 

@@ -1,4 +1,5 @@
-"""Tests of implementations.vae: the Gaussian KL against Monte Carlo and numerical integration, the reparameterization
+"""Tests of implementations.generative.vae: the Gaussian KL against Monte Carlo and numerical integration, the
+reparameterization
 gradient against finite differences through the sample, the ELBO against a NumPy forward pass and against the closed
 form log p(x) of a linear-Gaussian model (probabilistic PCA), where the bound is tight at the exact posterior and its
 gap is the KL to that posterior, and the gradient of −ELBO against finite differences."""
@@ -7,9 +8,9 @@ import numpy as np
 import pytest
 from tensor_check import assert_gradients_match
 
-from implementations.autograd import Tensor
-from implementations.gradcheck import numerical_gradient
-from implementations.vae import VAE, gaussian_kl, latent_grid, reparameterize
+from implementations.engine.autograd import Tensor
+from implementations.generative.vae import VAE, gaussian_kl, latent_grid, reparameterize
+from implementations.preliminaries.gradcheck import numerical_gradient
 
 
 def _log_normal(z, mean, var):

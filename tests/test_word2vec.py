@@ -1,4 +1,4 @@
-"""Tests of implementations.word2vec: the full softmax and CBOW against finite differences and direct formulas,
+"""Tests of implementations.language.word2vec: the full softmax and CBOW against finite differences and direct formulas,
 subsampling against its keep rate, and trained models against the optimum each objective has in closed form."""
 
 from collections import Counter
@@ -6,10 +6,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from implementations import text
 from implementations.data import make_corpus
-from implementations.gradcheck import numerical_gradient
-from implementations.word2vec import Word2Vec, cbow_loss, full_softmax_loss, sgns_loss, subsample
+from implementations.language.word2vec import Word2Vec, cbow_loss, full_softmax_loss, subsample
+from implementations.preliminaries.gradcheck import numerical_gradient
 
 VARIANTS = [("skipgram", "negative"), ("skipgram", "softmax"), ("cbow", "negative"), ("cbow", "softmax")]
 
@@ -26,10 +25,6 @@ def _softmax_rows(S):
     """Row-wise softmax computed the naive way, exp then normalise (fine for the small scores of these tests)."""
     E = np.exp(S)
     return E / E.sum(axis=1, keepdims=True)
-
-
-def test_text_reexports_the_word2vec_objects():
-    assert text.Word2Vec is Word2Vec and text.sgns_loss is sgns_loss
 
 
 # --- the losses ---------------------------------------------------------------------------------------------------

@@ -7,15 +7,18 @@ Nothing in the page is written by hand:
 * a function or class implements equation (N.M) when the summary line of its docstring cites it ("eq. (N.M)",
   "eqs. (N.M) and (N.K)", "eqs. (N.M)–(N.K)"); citations further down a docstring are references, not claims;
 * a test verifies it when the test function uses that function or class, found by resolving the test module's
-  imports (``from implementations.regression import predict``, ``regression.predict``, …) to the object's home
+  imports (``from implementations.linear.regression import predict``, ``regression.predict``, …) to the object's home
   module; a method counts for tests that use its class and call the method by name.
 
 Usage: python tools/equations_index.py [--check]   (--check: exit 1 if book/equations.md is out of date)
 """
 
 import ast
+import importlib
+import importlib.util
 import re
 import sys
+import warnings
 from collections import defaultdict
 from pathlib import Path
 
@@ -59,8 +62,9 @@ def cited_numbers(text):
 def implementations():
     """{(chapter, number): [qualified name]} from the docstrings of implementations/."""
     cites = defaultdict(list)
-    for path in sorted((ROOT / "implementations").glob("*.py")):
-        module = f"implementations.{path.stem}"
+    for path in sorted((ROOT / "implementations").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         tree = ast.parse(path.read_text(encoding="utf-8"))
 
         def visit(body, prefix):
@@ -79,14 +83,28 @@ def implementations():
 
 def _canonical(module_name, attr):
     """implementations.<home module>.<name> of ``attr`` reached through ``module_name`` (re-exports resolved)."""
-    import importlib
-
     try:
-        obj = getattr(importlib.import_module(module_name), attr)
+        with warnings.catch_warnings():  # a test may use a first-edition name on purpose (the aliases' tests)
+            warnings.simplefilter("ignore", FutureWarning)
+            obj = getattr(importlib.import_module(module_name), attr)
     except (ImportError, AttributeError):
         return None
     home = getattr(obj, "__module__", None)
     return f"{home}.{obj.__qualname__}" if home and home.startswith("implementations") else None
+
+
+def _module_of(name):
+    """The module's own name (``regression``) in the qualified name of a function or method of the package."""
+    parts = name.split(".")
+    return next(parts[k - 1] for k in range(len(parts), 0, -1) if _is_module(".".join(parts[:k])))
+
+
+def _is_module(dotted):
+    """Is ``dotted`` the name of a module (or package) of the package?"""
+    try:
+        return importlib.util.find_spec(dotted) is not None
+    except (ImportError, AttributeError, ValueError):
+        return False
 
 
 def tests_referring_to():
@@ -99,7 +117,7 @@ def tests_referring_to():
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("implementations"):
                 for alias in node.names:
                     full = f"{node.module}.{alias.name}"
-                    if node.module == "implementations":  # from implementations import regression
+                    if _is_module(full):  # from implementations.linear import regression
                         modules[alias.asname or alias.name] = full
                     elif (canonical := _canonical(node.module, alias.name)) is not None:
                         names[alias.asname or alias.name] = canonical
@@ -147,7 +165,7 @@ def render():
         def relevance(test, names=names):  # tests named after the function, then its module's tests, first
             file, func = test.split("::")
             return (not any(n.rsplit(".", 1)[-1].lower() in func.lower() for n in names),
-                    not any(file.endswith(f"test_{n.split('.')[1]}.py") for n in names), test)
+                    not any(file.endswith(f"test_{_module_of(n)}.py") for n in names), test)
 
         tests = sorted({t for n in names for t in refs.get(n, ())}, key=relevance)
         if not names:

@@ -22,10 +22,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from implementations import datasets  # noqa: E402
-from implementations.bpe import BPETokenizer  # noqa: E402
-from implementations.language_model import mean_cross_entropy, train_language_model  # noqa: E402
-from implementations.transformer import TinyGPT  # noqa: E402
+from implementations.data import datasets  # noqa: E402
+from implementations.language.bpe import BPETokenizer  # noqa: E402
+from implementations.language.language_model import mean_cross_entropy, train_language_model  # noqa: E402
+from implementations.language.transformer import TinyGPT  # noqa: E402
 
 OUT = ROOT / "data" / "persuasion_tinygpt.npz"
 #: The model and its training run, as the chapter describes them.

@@ -2,7 +2,7 @@
 
 Each module of ``implementations`` belongs to one chapter (``CHAPTER_OF``); when autodoc renders a function
 or class of that module, a last line "Taught in: <chapter>" is appended to its docstring. The helpers used
-throughout the book (the ``HELPERS`` modules: data sets, plots, gradient and exercise checks, printed claims,
+throughout the book (the ``HELPERS`` parts: data sets, plots, gradient and exercise checks, printed claims,
 listings) belong to no single chapter: each of their functions links to the first chapter whose code calls it.
 
 Registered in ``_config.yml`` under ``sphinx.local_extensions``.
@@ -17,8 +17,8 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 
-HELPERS = ("data", "datasets", "synthetic", "plotting", "gradcheck", "exercises", "exercise_checks", "report",
-           "listing")
+# The book's helpers, used throughout: each of their functions links to the first chapter whose code calls it.
+HELPERS = ("data", "notebook", "preliminaries", "numeric")
 
 CHAPTERS = {
     1: "notebooks/01_linear_regression",
@@ -30,18 +30,19 @@ CHAPTERS = {
     7: "notebooks/07_transformers",
     8: "notebooks/08_generative_models",
 }
-CHAPTER_OF = {  # the home chapter of each module
-    **dict.fromkeys(["regression", "basis", "preprocessing", "robust", "model_selection", "lasso", "gradcheck",
-                     "report", "listing", "exercises", "exercise_checks", "data", "datasets", "synthetic",
-                     "plotting"], 1),
-    **dict.fromkeys(["logistic", "softmax", "perceptron", "metrics", "glm"], 2),
-    **dict.fromkeys(["kernels", "svm"], 3),
-    **dict.fromkeys(["autograd", "functional", "nn", "optim", "loader"], 4),
-    **dict.fromkeys(["conv", "normalization"], 5),
-    "sequence": 6,
-    **dict.fromkeys(["text", "word2vec", "seq2seq", "decoding", "attention", "transformer", "bpe", "ngram",
-                     "language_model"], 7),
-    **dict.fromkeys(["gan", "vae", "diffusion", "mmd"], 8),
+CHAPTER_OF = {  # the home chapter of each module, by its path below implementations
+    **dict.fromkeys(["linear.regression", "linear.basis", "linear.robust", "linear.lasso", "linear.descent",
+                     "evaluation.model_selection"], 1),
+    **dict.fromkeys(["linear.logistic", "linear.softmax_regression", "linear.perceptron", "linear.glm",
+                     "evaluation.metrics"], 2),
+    **dict.fromkeys(["kernel_methods.kernels", "kernel_methods.svm"], 3),
+    **dict.fromkeys(["engine.autograd", "engine.functional", "nn.module", "nn.layers", "nn.optim"], 4),
+    **dict.fromkeys(["nn.conv", "nn.normalization"], 5),
+    **dict.fromkeys(["sequence.recurrent"], 6),
+    **dict.fromkeys(["language.text", "language.word2vec", "language.seq2seq", "language.decoding",
+                     "language.attention", "language.transformer", "language.bpe", "language.ngram",
+                     "language.language_model"], 7),
+    **dict.fromkeys(["generative.gan", "generative.vae", "generative.diffusion", "generative.mmd"], 8),
 }
 
 
@@ -58,8 +59,9 @@ def _chapter_code(srcdir: str) -> dict[int, str]:
 def add_backlink(app: Sphinx, what: str, name: str, obj, options, lines: list[str]) -> None:
     if what not in ("function", "class") or not name.startswith("implementations."):
         return
-    module, short = name.split(".")[1], name.split(".")[-1]
-    if module in HELPERS:
+    short = name.split(".")[-1]
+    module = ".".join(getattr(obj, "__module__", name).split(".")[1:])
+    if module.split(".")[0] in HELPERS:
         uses = [c for c, code in _chapter_code(str(app.srcdir)).items() if re.search(rf"\b{short}\b", code)]
         if uses:
             lines += ["", f"Used first in: :doc:`/{CHAPTERS[uses[0]]}`."]

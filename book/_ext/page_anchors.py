@@ -7,7 +7,7 @@ turns into a link to the anchor (book/contributing.md, "Writing a chapter"):
 
 * ``[(1.11)](01_linear_regression.ipynb#eq-gradient)``: an equation, by its label;
 * ``[Gradient descent and the LMS rule](01_linear_regression.ipynb#sec-gradient-descent)``: any ``(label)=``;
-* [`predict()`](../book/api.md#implementations.regression.predict): an API entry, by its full dotted name;
+* [`predict()`](../book/api.md#implementations.linear.regression.predict): an API entry, by its full dotted name;
 * ``[Bishop, 2006](../book/bibliography.md#bishop2006pattern)``: a bibliography entry, by its bibtex key.
 
 myst-parser only resolves the part after ``#`` when it is a heading slug, and warns otherwise. This post-transform

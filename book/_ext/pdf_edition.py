@@ -323,8 +323,9 @@ def _images_at_their_resolution(root: nodes.Element) -> None:
     """Print a figure at the size its PNG declares (pixels per inch), not at the width given for screens.
 
     The book's builds store figures with twice their screen pixels and the screen width in the output's metadata
-    (implementations/plotting.py); that width in pixels would print the figure at 0.75 bp per pixel, 1.5 times too
-    wide. Without it, LaTeX uses the PNG's own resolution and shrinks a figure wider than the line to the line.
+    (implementations/notebook/plotting.py); that width in pixels would print the figure at 0.75 bp per pixel, 1.5
+    times too wide. Without it, LaTeX uses the PNG's own resolution and shrinks a figure wider than the line to the
+    line.
     """
     for image in root.findall(nodes.image):
         if str(image.get("uri", "")).endswith(".png"):

@@ -5,7 +5,8 @@ import math
 import numpy as np
 
 from contract import Example
-from implementations import attention
+from implementations.language import attention
+from implementations.nn.normalization import layer_norm
 
 _rng = np.random.default_rng(0)
 B, T, D = 2, 3, 4
@@ -43,19 +44,11 @@ _MEMORY_EXTRAS = [("a string memory", {"memory": "encoder"}, ()),
                   ("a memory of no tokens", {"memory": X[:, :0]}, ())]
 
 EXAMPLES = {
-    "implementations.attention.softmax": Example(
-        build=lambda: (attention.softmax, {"Z": SCORES, "axis": -1}),
-        roles={"Z": "array:any-nd"},
-        extra=[("a fractional axis", {"axis": 0.5}, ()), ("an axis out of range", {"axis": 2}, ()),
-               ("a string axis", {"axis": "rows"}, ()), ("a single number", {"Z": 3.0}, ()),
-               ("a row of -inf only", {"Z": np.where(np.arange(5) < 5, -math.inf, 0.0) * np.ones((T, 1))}, ()),
-               ("-inf and NaN", {"Z": np.array([[-math.inf, math.nan, 1.0]])}, ())],
-        passthrough={"Z": "-inf entries get weight 0 (a mask applied by hand), as the docstring says"}),
-    "implementations.attention.simple_self_attention": Example(
+    "implementations.language.attention.simple_self_attention": Example(
         build=lambda: (attention.simple_self_attention, {"X": X}),
         roles={"X": "array"},
         extra=_X_EXTRAS),
-    "implementations.attention.scaled_dot_product_attention": Example(
+    "implementations.language.attention.scaled_dot_product_attention": Example(
         build=lambda: (attention.scaled_dot_product_attention,
                        {"Q": Q, "K": K, "V": V, "mask": MASK, "scaled": True}),
         roles={"Q": "array:any-nd", "K": "array:any-nd", "V": "array:any-nd", "scaled": "flag"},
@@ -65,7 +58,7 @@ EXAMPLES = {
             ("one value fewer than keys", {"V": V[:, :-1]}, ()),
             ("batch axes that do not broadcast", {"Q": np.concatenate([Q, Q[:1]])}, ()),
             ("values of width 0", {"V": V[..., :0]}, ())]),
-    "implementations.attention.self_attention": Example(
+    "implementations.language.attention.self_attention": Example(
         build=lambda: (attention.self_attention,
                        {"X": X, "W_q": W_Q, "W_k": W_K, "W_v": W_V, "scaled": False, "mask": attention.causal_mask(T)}),
         roles={"X": "array", "W_q": "array", "W_k": "array", "W_v": "array", "scaled": "flag"},
@@ -74,7 +67,7 @@ EXAMPLES = {
             ("W_k with other columns than W_q", {"W_k": np.zeros((D, 3))}, ()),
             ("W_v for other tokens", {"W_v": np.zeros((D + 1, 3))}, ()),
             ("W_q with no columns", {"W_q": np.zeros((D, 0))}, ())]),
-    "implementations.attention.multi_head_attention": Example(
+    "implementations.language.attention.multi_head_attention": Example(
         build=lambda: (attention.multi_head_attention,
                        {"X": X, "W_q": W4[0], "W_k": W4[1], "W_v": W4[2], "W_o": W4[3], "num_heads": 2,
                         "mask": attention.causal_mask(T)}),
@@ -83,21 +76,21 @@ EXAMPLES = {
             ("tokens of the wrong width", {"X": np.zeros((B, T, D + 2))}, ()),
             ("a num_heads that does not divide D", {"num_heads": 3}, ()),
             ("a non-square W_o", {"W_o": np.zeros((D, D + 1))}, ())] + _MEMORY_EXTRAS),
-    "implementations.attention.causal_mask": Example(
+    "implementations.language.attention.causal_mask": Example(
         build=lambda: (attention.causal_mask, {"T": 4}),
         roles={"T": "count"}),
-    "implementations.attention.key_padding_mask": Example(
+    "implementations.language.attention.key_padding_mask": Example(
         build=lambda: (attention.key_padding_mask, {"lengths": np.array([T + 2, 1]), "T_k": T + 2}),
         roles={"lengths": f"ids:{T + 3}", "T_k": "count"},
         extra=[("a (B, 1) column of lengths", {"lengths": np.array([[2], [1]])}, ()),
                ("a length 0", {"lengths": np.array([2, 0])}, ()),
                ("a NaN length", {"lengths": np.array([2.0, math.nan])}, ()),
                ("a single number", {"lengths": 2}, ())]),
-    "implementations.attention.sinusoidal_positional_encoding": Example(
+    "implementations.language.attention.sinusoidal_positional_encoding": Example(
         build=lambda: (attention.sinusoidal_positional_encoding, {"T": 6, "D": 5}),
         roles={"T": "count", "D": "count"}),
-    "implementations.attention.layer_norm": Example(
-        build=lambda: (attention.layer_norm, {"X": X, "gamma": np.ones(D), "beta": np.zeros(D), "eps": 1e-5}),
+    "implementations.nn.normalization.layer_norm": Example(
+        build=lambda: (layer_norm, {"X": X, "gamma": np.ones(D), "beta": np.zeros(D), "eps": 1e-5}),
         roles={"X": "array:any-nd", "gamma": "array", "beta": "array", "eps": "rate"},
         extra=[("tokens of the wrong width", {"X": np.zeros((B, T, D + 1))}, ()),
                ("a single number", {"X": 1.0}, ()),

@@ -11,8 +11,8 @@ import numpy as np
 
 import contract
 from contract import Example
-from implementations import autograd
-from implementations.autograd import Tensor
+from implementations.engine import autograd
+from implementations.engine.autograd import Tensor
 
 _rng = np.random.default_rng(0)
 A = _rng.normal(size=(2, 3))  # (2, 3)
@@ -57,37 +57,37 @@ def _backward():
 
 
 EXAMPLES = {
-    "implementations.autograd.Tensor": Example(
+    "implementations.engine.autograd.Tensor": Example(
         build=lambda: (Tensor, {"data": A, "requires_grad": True}),
         roles={"requires_grad": "flag"},
         extra=[("a string", {"data": "not data"}, ()), ("a ragged nested list", {"data": [[1.0, 2.0], [3.0]]}, ()),
                ("a NaN entry", {"data": [1.0, math.nan]}, ()), ("None", {"data": None}, ()),
                ("a dict", {"data": {"a": 1.0}}, ())],
         passthrough={"data": "±inf is allowed (docstring): masks and fill values before a softmax"}),
-    "implementations.autograd.Tensor.backward": Example(
+    "implementations.engine.autograd.Tensor.backward": Example(
         build=_backward,
         roles={"grad": "tensor"}),
-    "implementations.autograd.Tensor.detach": _method("detach"),
-    "implementations.autograd.Tensor.exp": _method("exp"),
-    "implementations.autograd.Tensor.gelu": _method("gelu"),
-    "implementations.autograd.Tensor.item": _method("item", data=[[1.5]]),
-    "implementations.autograd.Tensor.log": _method("log", data=POSITIVE),
-    "implementations.autograd.Tensor.numpy": _method("numpy"),
-    "implementations.autograd.Tensor.relu": _method("relu"),
-    "implementations.autograd.Tensor.sigmoid": _method("sigmoid"),
-    "implementations.autograd.Tensor.sqrt": _method("sqrt", data=POSITIVE),
-    "implementations.autograd.Tensor.tanh": _method("tanh"),
-    "implementations.autograd.Tensor.log_softmax": Example(
+    "implementations.engine.autograd.Tensor.detach": _method("detach"),
+    "implementations.engine.autograd.Tensor.exp": _method("exp"),
+    "implementations.engine.autograd.Tensor.gelu": _method("gelu"),
+    "implementations.engine.autograd.Tensor.item": _method("item", data=[[1.5]]),
+    "implementations.engine.autograd.Tensor.log": _method("log", data=POSITIVE),
+    "implementations.engine.autograd.Tensor.numpy": _method("numpy"),
+    "implementations.engine.autograd.Tensor.relu": _method("relu"),
+    "implementations.engine.autograd.Tensor.sigmoid": _method("sigmoid"),
+    "implementations.engine.autograd.Tensor.sqrt": _method("sqrt", data=POSITIVE),
+    "implementations.engine.autograd.Tensor.tanh": _method("tanh"),
+    "implementations.engine.autograd.Tensor.log_softmax": Example(
         build=lambda: (_leaf().log_softmax, {"axis": -1}),
         extra=_bad_axes()),
-    "implementations.autograd.Tensor.softmax": Example(
+    "implementations.engine.autograd.Tensor.softmax": Example(
         build=lambda: (_leaf().softmax, {"axis": -1}),
         extra=_bad_axes()),
-    "implementations.autograd.Tensor.standardize": Example(
+    "implementations.engine.autograd.Tensor.standardize": Example(
         build=lambda: (_leaf().standardize, {"axis": -1, "eps": 1e-5}),
         roles={"eps": "rate"},
         extra=_bad_axes()),
-    "implementations.autograd.Tensor.masked_fill": Example(
+    "implementations.engine.autograd.Tensor.masked_fill": Example(
         build=lambda: (_leaf().masked_fill, {"mask": A > 0, "value": -np.inf}),
         roles={"mask": "array"},
         extra=[("a mask of 0.5", {"mask": np.full((2, 3), 0.5)}, ()),
@@ -95,28 +95,28 @@ EXAMPLES = {
                ("NaN", {"value": math.nan}, ()), ("a string", {"value": "-inf"}, ()),
                ("a Tensor", {"value": Tensor(1.0)}, ())],
         passthrough={"value": "-inf is the documented fill before a softmax (weight 0)"}),
-    "implementations.autograd.Tensor.max": Example(
+    "implementations.engine.autograd.Tensor.max": Example(
         build=lambda: (_leaf().max, {"axis": 1, "keepdims": True}),
         roles={"keepdims": "flag"},
         extra=_bad_axes() + [("a repeated axis", {"axis": (0, 0)}, ())]),
-    "implementations.autograd.Tensor.mean": Example(
+    "implementations.engine.autograd.Tensor.mean": Example(
         build=lambda: (_leaf().mean, {"axis": 1, "keepdims": True}),
         roles={"keepdims": "flag"},
         extra=_bad_axes() + [("a repeated axis", {"axis": (0, 0)}, ())]),
-    "implementations.autograd.Tensor.sum": Example(
+    "implementations.engine.autograd.Tensor.sum": Example(
         build=lambda: (_leaf().sum, {"axis": 1, "keepdims": True}),
         roles={"keepdims": "flag"},
         extra=_bad_axes() + [("a repeated axis", {"axis": (0, 0)}, ())]),
-    "implementations.autograd.Tensor.reshape": Example(
+    "implementations.engine.autograd.Tensor.reshape": Example(
         build=lambda: (positional(_leaf().reshape, "shape"), {"shape": (3, 2)}),
         extra=[("a shape of the wrong size", {"shape": (4, 4)}, ()), ("a string entry", {"shape": ("3", 2)}, ()),
                ("a fractional entry", {"shape": (1.5, 4)}, ()), ("two unknown sizes", {"shape": (-1, -1)}, ())]),
-    "implementations.autograd.Tensor.transpose": Example(
+    "implementations.engine.autograd.Tensor.transpose": Example(
         build=lambda: (positional(_leaf().transpose, "axes"), {"axes": (1, 0)}),
         extra=[("a repeated axis", {"axes": (0, 0)}, ()), ("an axis out of range", {"axes": (0, 2)}, ()),
                ("too few axes", {"axes": (0,)}, ()), ("a string axis", {"axes": ("1", 0)}, ()),
                ("too many axes", {"axes": (2, 1, 0)}, ())]),
-    "implementations.autograd.concatenate": Example(
+    "implementations.engine.autograd.concatenate": Example(
         build=lambda: (autograd.concatenate, {"tensors": [_leaf(), Tensor(A)], "axis": 0}),
         extra=[("a string", {"tensors": "ab"}, ()), ("an empty list", {"tensors": []}, ()),
                ("a Tensor instead of a list", {"tensors": Tensor(A)}, ()),
@@ -126,13 +126,13 @@ EXAMPLES = {
                ("a string entry", {"tensors": [Tensor(A), "x"]}, ()),
                ("an axis out of range", {"axis": 2}, ()), ("a fractional axis", {"axis": 0.5}, ()),
                ("None", {"axis": None}, ())]),
-    "implementations.autograd.stack": Example(
+    "implementations.engine.autograd.stack": Example(
         build=lambda: (autograd.stack, {"tensors": [_leaf(), Tensor(A)], "axis": 1}),
         extra=[("a string", {"tensors": "ab"}, ()), ("an empty list", {"tensors": []}, ()),
                ("different shapes", {"tensors": [Tensor(A), Tensor(np.ones((3, 2)))]}, ()),
                ("an inf entry", {"tensors": [Tensor(A), np.full((2, 3), np.inf)]}, ()),
                ("an axis out of range", {"axis": 3}, ()), ("a fractional axis", {"axis": 0.5}, ())]),
-    "implementations.autograd.where": Example(
+    "implementations.engine.autograd.where": Example(
         build=lambda: (autograd.where, {"condition": A > 0, "a": _leaf(), "b": 0.0}),
         roles={"condition": "array:any-nd"},
         extra=any_nd_tensor("a", A) + [("a shape that does not broadcast", {"a": np.ones((2, 4))}, ()),
@@ -140,6 +140,6 @@ EXAMPLES = {
                                        ("a shape that does not broadcast", {"b": np.ones((3, 3))}, ()),
                                        ("a condition of 0.5", {"condition": np.full((2, 3), 0.5)}, ())],
         passthrough={"b": "a plain number may be ±inf (a fill value, as in masked_fill)"}),
-    "implementations.autograd.is_grad_enabled": Example(build=lambda: (autograd.is_grad_enabled, {})),
-    "implementations.autograd.no_grad": Example(build=lambda: (autograd.no_grad, {})),
+    "implementations.engine.autograd.is_grad_enabled": Example(build=lambda: (autograd.is_grad_enabled, {})),
+    "implementations.engine.autograd.no_grad": Example(build=lambda: (autograd.no_grad, {})),
 }

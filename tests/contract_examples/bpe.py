@@ -3,7 +3,7 @@
 import numpy as np
 
 from contract import Example
-from implementations import bpe
+from implementations.language import bpe
 
 TEXT = "the cat sat on the mat; the cat ate the rat. naïve café 🙂"
 VOCAB_SIZE = 270  # 14 merges: fewer than TEXT allows
@@ -31,37 +31,37 @@ def _trained():
 
 
 EXAMPLES = {
-    "implementations.bpe.pretokenize": Example(
+    "implementations.language.bpe.pretokenize": Example(
         build=lambda: (bpe.pretokenize, {"text": TEXT}),
         extra=_BAD_TEXT),
-    "implementations.bpe.BPETokenizer": Example(
+    "implementations.language.bpe.BPETokenizer": Example(
         build=lambda: (bpe.BPETokenizer, {})),
-    "implementations.bpe.BPETokenizer.train": Example(
+    "implementations.language.bpe.BPETokenizer.train": Example(
         build=lambda: (bpe.BPETokenizer().train, {"text": TEXT, "vocab_size": VOCAB_SIZE}),
         roles={"vocab_size": "count"},
         extra=[*_BAD_TEXT,
                ("below the 256 bytes", {"vocab_size": 255}, (ValueError,)),
                ("True", {"vocab_size": True}, (TypeError,)),
                ("more merges than the text allows", {"vocab_size": 10_000}, (ValueError,))]),
-    "implementations.bpe.BPETokenizer.encode": Example(
+    "implementations.language.bpe.BPETokenizer.encode": Example(
         build=lambda: (_trained().encode, {"text": TEXT}),
         extra=_BAD_TEXT),
-    "implementations.bpe.BPETokenizer.from_merges": Example(
+    "implementations.language.bpe.BPETokenizer.from_merges": Example(
         build=lambda: (bpe.BPETokenizer.from_merges, {"pairs": [(116, 104), (256, 101)]}),
         extra=[("a string", {"pairs": "th"}, (TypeError, ValueError)),
                ("a NaN id", {"pairs": [(116.0, np.nan)]}, (ValueError,)),
                ("an id -1", {"pairs": [(-1, 104)]}, (ValueError,)),
                ("one pair, flat", {"pairs": [116, 104]}, (ValueError,))]),
-    "implementations.bpe.BPETokenizer.truncated": Example(
+    "implementations.language.bpe.BPETokenizer.truncated": Example(
         build=lambda: (_trained().truncated, {"vocab_size": 260}),
         roles={"vocab_size": "count"},
         extra=[("below the 256 bytes", {"vocab_size": 255}, (ValueError,)),
                ("more than the tokenizer has", {"vocab_size": VOCAB_SIZE + 1}, (ValueError,)),
                ("True", {"vocab_size": True}, (TypeError,))]),
-    "implementations.bpe.BPETokenizer.decode": Example(
+    "implementations.language.bpe.BPETokenizer.decode": Example(
         build=lambda: (_trained().decode, {"ids": IDS}),
         extra=_BAD_IDS),
-    "implementations.bpe.BPETokenizer.token_strings": Example(
+    "implementations.language.bpe.BPETokenizer.token_strings": Example(
         build=lambda: (_trained().token_strings, {"ids": IDS}),
         extra=_BAD_IDS),
 }

@@ -3,8 +3,8 @@
 import numpy as np
 
 from contract import Example
-from implementations import conv
-from implementations.autograd import Tensor
+from implementations.engine.autograd import Tensor
+from implementations.nn import conv
 
 _rng = np.random.default_rng(0)
 IMAGES = _rng.normal(size=(2, 2, 5, 5))  # (N, C, H, W)
@@ -36,10 +36,10 @@ def _pool_example(function):
 
 
 EXAMPLES = {
-    "implementations.conv.conv2d": Example(build=_conv_call(conv.conv2d), roles=_CONV_ROLES, extra=_CONV_EXTRA),
-    "implementations.conv.conv2d_loop": Example(build=_conv_call(conv.conv2d_loop), roles=_CONV_ROLES,
+    "implementations.nn.conv.conv2d": Example(build=_conv_call(conv.conv2d), roles=_CONV_ROLES, extra=_CONV_EXTRA),
+    "implementations.nn.conv.conv2d_loop": Example(build=_conv_call(conv.conv2d_loop), roles=_CONV_ROLES,
                                                 extra=_CONV_EXTRA),
-    "implementations.conv.im2col": Example(
+    "implementations.nn.conv.im2col": Example(
         build=lambda: (conv.im2col, {"x": Tensor(IMAGES, requires_grad=True), "kernel_size": 3, "stride": 2,
                                      "padding": 1}),
         roles={"x": "tensor", "kernel_size": "count", "stride": "count", "padding": "count0"},
@@ -47,21 +47,21 @@ EXAMPLES = {
                ("a pair with a zero", {"kernel_size": (3, 0)}, ()),
                ("three sizes instead of a pair", {"kernel_size": (3, 3, 3)}, ()),
                ("one image without the batch axis", {"x": Tensor(IMAGES[0])}, ())]),
-    "implementations.conv.pad2d": Example(
+    "implementations.nn.conv.pad2d": Example(
         build=lambda: (conv.pad2d, {"x": Tensor(IMAGES, requires_grad=True), "padding": 2}),
         roles={"x": "tensor", "padding": "count0"},
         extra=[("one image without the batch axis", {"x": Tensor(IMAGES[0])}, ())]),
-    "implementations.conv.conv_output_size": Example(
+    "implementations.nn.conv.conv_output_size": Example(
         build=lambda: (conv.conv_output_size, {"size": 8, "kernel_size": 3, "stride": 2, "padding": 1}),
         roles={"size": "count", "kernel_size": "count", "stride": "count", "padding": "count0"},
         extra=[("a kernel larger than the padded input", {"kernel_size": 11}, ())]),
-    "implementations.conv.receptive_field": Example(
+    "implementations.nn.conv.receptive_field": Example(
         build=lambda: (conv.receptive_field, {"layers": [(3, 1), (2, 2), (3, 1)]}),
         roles={"layers": "array"},
         extra=[("a zero stride", {"layers": [(3, 1), (2, 0)]}, ()),
                ("a fractional kernel size", {"layers": [(2.5, 1)]}, ()),
                ("a kernel size without its stride", {"layers": [[3], [2]]}, ()),
                ("a triple instead of a pair", {"layers": [(3, 1, 1)]}, ())]),
-    "implementations.conv.max_pool2d": _pool_example(conv.max_pool2d),
-    "implementations.conv.avg_pool2d": _pool_example(conv.avg_pool2d),
+    "implementations.nn.conv.max_pool2d": _pool_example(conv.max_pool2d),
+    "implementations.nn.conv.avg_pool2d": _pool_example(conv.avg_pool2d),
 }

@@ -3,7 +3,7 @@
 import numpy as np
 
 from contract import Example
-from implementations import decoding
+from implementations.language import decoding
 
 # tokens: 0 start, 1 "a", 2 "b", 3 eos; a bigram model where greedy decoding and beam search disagree
 TABLE = np.array([[0.0, 0.6, 0.4, 0.0],
@@ -40,16 +40,16 @@ _MODEL_EXTRAS = [
 _TOKEN_ROLES = {"start_id": "count0", "eos_id": "count0", "max_len": "count"}
 
 EXAMPLES = {
-    "implementations.decoding.greedy_decode": Example(
+    "implementations.language.decoding.greedy_decode": Example(
         build=lambda: (decoding.greedy_decode, {"log_probs_fn": model, "start_id": 0, "max_len": 5, "eos_id": 3}),
         roles=_TOKEN_ROLES,
         extra=_MODEL_EXTRAS),
-    "implementations.decoding.beam_search": Example(
+    "implementations.language.decoding.beam_search": Example(
         build=lambda: (decoding.beam_search, {"log_probs_fn": model, "start_id": 0, "beam_width": 2, "max_len": 5,
                                               "eos_id": 3, "length_penalty": 0.6}),
         roles={**_TOKEN_ROLES, "beam_width": "count", "length_penalty": "penalty"},
         extra=_MODEL_EXTRAS),
-    "implementations.decoding.ngram_log_probs_fn": Example(
+    "implementations.language.decoding.ngram_log_probs_fn": Example(
         build=lambda: (decoding.ngram_log_probs_fn, {"table": TABLE}),
         roles={"table": "array"},
         extra=[("a vector", {"table": TABLE[0]}, ()),

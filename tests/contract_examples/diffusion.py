@@ -5,8 +5,8 @@ import math
 import numpy as np
 
 from contract import Example
-from implementations import diffusion
-from implementations.autograd import Tensor
+from implementations.engine.autograd import Tensor
+from implementations.generative import diffusion
 
 _rng = np.random.default_rng(0)
 T = 5  # diffusion steps of the examples
@@ -40,46 +40,46 @@ _MODEL_EXTRAS = [("a string", {"model": "denoiser"}, ()),
                  ("a model of the wrong output shape", {"model": lambda x, t: Tensor(np.zeros((len(x), 3)))}, ())]
 
 EXAMPLES = {
-    "implementations.diffusion.linear_beta_schedule": Example(
+    "implementations.generative.diffusion.linear_beta_schedule": Example(
         build=lambda: (diffusion.linear_beta_schedule, {"T": 30, "beta_1": None, "beta_T": None}),
         roles={"T": "count", "beta_1": "prob?", "beta_T": "prob?"},
         extra=[("too few steps for the default beta_T", {"T": 20}, ()), ("a beta_1 of 0", {"beta_1": 0.0}, ()),
                ("a beta_T of 1", {"beta_T": 1.0}, ())]),
-    "implementations.diffusion.cosine_beta_schedule": Example(
+    "implementations.generative.diffusion.cosine_beta_schedule": Example(
         build=lambda: (diffusion.cosine_beta_schedule, {"T": T, "s": 0.008}),
         roles={"T": "count", "s": "rate"}),
-    "implementations.diffusion.DDPMSchedule": Example(
+    "implementations.generative.diffusion.DDPMSchedule": Example(
         build=lambda: (diffusion.DDPMSchedule, {"betas": diffusion.cosine_beta_schedule(T)}),
         roles={"betas": "array"},
         extra=[("a beta of 0", {"betas": [0.1, 0.0]}, ()), ("a beta of 1", {"betas": [0.1, 1.0]}, ()),
                ("a negative beta", {"betas": [-0.1, 0.2]}, ())]),
-    "implementations.diffusion.q_sample": Example(
+    "implementations.generative.diffusion.q_sample": Example(
         build=lambda: (diffusion.q_sample, {"x0": X0, "t": STEPS, "noise": NOISE, "schedule": schedule()}),
         roles={"x0": "array", "noise": "aligned:x0"},
         extra=_STEP_EXTRAS + _SCHEDULE_EXTRAS + [("noise of another width", {"noise": np.zeros((4, 3))}, ())]),
-    "implementations.diffusion.sinusoidal_time_embedding": Example(
+    "implementations.generative.diffusion.sinusoidal_time_embedding": Example(
         build=lambda: (diffusion.sinusoidal_time_embedding, {"t": STEPS, "dim": 4, "max_period": 100.0}),
         roles={"dim": "count", "max_period": "rate"},
         extra=_ANY_STEP_EXTRAS + [("an odd dim", {"dim": 3}, ()), ("a matrix of steps", {"t": STEPS[None]}, ()),
                                   ("no steps", {"t": STEPS[:0]}, ())]),
-    "implementations.diffusion.Denoiser": Example(
+    "implementations.generative.diffusion.Denoiser": Example(
         build=lambda: (diffusion.Denoiser, {"data_dim": 2, "hidden": (4, 3), "time_dim": 4, "max_period": 100.0,
                                             "activation": "gelu", "rng": rng()}),
         roles={"data_dim": "count", "time_dim": "count", "max_period": "rate", "rng": "rng"},
         extra=[("an odd time_dim", {"time_dim": 5}, ()), ("a string", {"hidden": "wide"}, ()),
                ("a width 0", {"hidden": (4, 0)}, ()), ("a fractional width", {"hidden": (4, 2.5)}, ()),
                ("a number", {"hidden": 4}, ()), ("an unknown activation", {"activation": "swish"}, ())]),
-    "implementations.diffusion.Denoiser.forward": Example(
+    "implementations.generative.diffusion.Denoiser.forward": Example(
         build=lambda: (denoiser().forward, {"x": Tensor(X0), "t": STEPS}),
         roles={"x": "tensor"},
         extra=_ANY_STEP_EXTRAS + [("points of another dimension", {"x": np.zeros((4, 3))}, ()),
                                   ("one step fewer than points", {"t": STEPS[:-1]}, ()),
                                   ("a single point (D,)", {"x": X0[0]}, ())]),
-    "implementations.diffusion.diffusion_loss": Example(
+    "implementations.generative.diffusion.diffusion_loss": Example(
         build=lambda: (diffusion.diffusion_loss, {"model": denoiser(), "x0": X0, "schedule": schedule(), "rng": rng()}),
         roles={"x0": "array", "rng": "rng"},
         extra=_MODEL_EXTRAS + _SCHEDULE_EXTRAS),
-    "implementations.diffusion.ddpm_sample": Example(
+    "implementations.generative.diffusion.ddpm_sample": Example(
         build=lambda: (diffusion.ddpm_sample, {"model": denoiser(), "n": 3, "schedule": schedule(), "rng": rng(),
                                                "data_dim": 2, "variance": "posterior", "return_trajectory": True,
                                                "steps_to_keep": [0, 2, T]}),

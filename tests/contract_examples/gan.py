@@ -3,9 +3,9 @@
 import numpy as np
 
 from contract import Example
-from implementations import gan
-from implementations.autograd import Tensor
-from implementations.optim import Adam
+from implementations.engine.autograd import Tensor
+from implementations.generative import gan
+from implementations.nn.optim import Adam
 
 _rng = np.random.default_rng(0)
 REAL_LOGITS, FAKE_LOGITS = _rng.normal(size=4), _rng.normal(size=3)  # (N,), (M,)
@@ -33,25 +33,25 @@ _X_EXTRAS = [("a single sample with minibatch_std", {"x": X[:1]}, ()),
              ("samples of another width than data_dim", {"x": X[:, :2]}, ())]
 
 EXAMPLES = {
-    "implementations.gan.discriminator_loss": Example(
+    "implementations.generative.gan.discriminator_loss": Example(
         build=lambda: (gan.discriminator_loss, {"real_logits": Tensor(REAL_LOGITS, requires_grad=True),
                                                 "fake_logits": FAKE_LOGITS}),
         roles={"real_logits": "tensor", "fake_logits": "tensor"},
         extra=[("a column of logits (N, 1)", {"real_logits": REAL_LOGITS[:, None]}, ()),
                ("a single number", {"fake_logits": 0.5}, ())]),
-    "implementations.gan.generator_loss": Example(
+    "implementations.generative.gan.generator_loss": Example(
         build=lambda: (gan.generator_loss, {"fake_logits": Tensor(FAKE_LOGITS, requires_grad=True),
                                             "kind": "minimax"}),
         roles={"fake_logits": "tensor"},
         extra=[("an unknown kind", {"kind": "wasserstein"}, ()), ("a number", {"kind": 1}, ()),
                ("None", {"kind": None}, ())]),
-    "implementations.gan.optimal_discriminator": Example(
+    "implementations.generative.gan.optimal_discriminator": Example(
         build=lambda: (gan.optimal_discriminator, {"p_data": P_DATA, "p_model": P_MODEL}),
         roles={"p_data": "array:any-nd", "p_model": "array:any-nd"},
         extra=[("a negative density", {"p_data": -P_DATA}, ()),
                ("another shape than p_data", {"p_model": P_MODEL[:-1]}, ()),
                ("both densities 0 at a point", {"p_model": np.zeros(5), "p_data": np.zeros(5)}, ())]),
-    "implementations.gan.fit_discriminator": Example(
+    "implementations.generative.gan.fit_discriminator": Example(
         build=lambda: (gan.fit_discriminator, {"x_real": X_REAL_1D, "x_fake": X_FAKE_1D, "hidden": (3,), "steps": 2,
                                                "lr": 1e-2, "rng": rng(), "activation": "tanh"}),
         roles={"x_real": "array", "x_fake": "array", "steps": "count", "lr": "rate", "rng": "rng"},
@@ -60,7 +60,7 @@ EXAMPLES = {
                ("a string", {"hidden": "wide"}, ()), ("a width 0", {"hidden": (0,)}, ()),
                ("a fractional width", {"hidden": (2.5,)}, ()), ("an lr above 1", {"lr": 2.0}, ()),
                ("an unknown activation", {"activation": "swish"}, ())]),
-    "implementations.gan.GAN": Example(
+    "implementations.generative.gan.GAN": Example(
         build=lambda: (gan.GAN, {"latent_dim": 2, "data_dim": 3, "generator_hidden": (4,),
                                  "discriminator_hidden": (5, 2), "rng": rng(), "activation": "relu",
                                  "minibatch_std": True}),
@@ -68,23 +68,23 @@ EXAMPLES = {
         extra=[("a string", {"generator_hidden": "wide"}, ()), ("a width 0", {"discriminator_hidden": (4, 0)}, ()),
                ("None", {"generator_hidden": None}, ()),
                ("a number", {"discriminator_hidden": 4}, ()), ("an unknown activation", {"activation": "swish"}, ())]),
-    "implementations.gan.GAN.forward": Example(
+    "implementations.generative.gan.GAN.forward": Example(
         build=lambda: (model().forward, {"z": Z}),
         roles={"z": "tensor"},
         extra=[("noise of another size than latent_dim", {"z": np.zeros((4, 3))}, ())]),
-    "implementations.gan.GAN.generate": Example(
+    "implementations.generative.gan.GAN.generate": Example(
         build=lambda: (model().generate, {"z": Tensor(Z)}),
         roles={"z": "tensor"},
         extra=[("noise of another size than latent_dim", {"z": np.zeros((4, 5))}, ()),
                ("a single noise vector (latent_dim,)", {"z": Z[0]}, ())]),
-    "implementations.gan.GAN.discriminate": Example(
+    "implementations.generative.gan.GAN.discriminate": Example(
         build=lambda: (model().discriminate, {"x": X}),
         roles={"x": "tensor"},
         extra=_X_EXTRAS),
-    "implementations.gan.GAN.sample": Example(
+    "implementations.generative.gan.GAN.sample": Example(
         build=lambda: (model().sample, {"n": 5, "rng": rng()}),
         roles={"n": "count", "rng": "rng"}),
-    "implementations.gan.gan_step": Example(
+    "implementations.generative.gan.gan_step": Example(
         build=lambda: (gan.gan_step, _step_call()),
         roles={"x_real": "array", "rng": "rng", "d_steps": "count"},
         extra=[("a single sample with minibatch_std", {"x_real": X[:1]}, ()),

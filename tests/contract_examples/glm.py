@@ -3,7 +3,7 @@
 import numpy as np
 
 from contract import Example
-from implementations import glm
+from implementations.linear import glm
 
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(8, 2))  # (N, m) = (8, 2)
@@ -21,7 +21,7 @@ _COUNT_ROLES = {"X": "array", "y": "aligned:X", "w": "array", "l2": "penalty"}
 _BAD_COUNTS = [("a negative count", {"y": -y}, ()), ("a weight too many", {"w": np.zeros(4)}, ())]
 
 EXAMPLES = {
-    "implementations.glm.newton": Example(
+    "implementations.linear.glm.newton": Example(
         build=lambda: (glm.newton, {"gradient_and_hessian": _quadratic, "w_init": np.zeros(2), "num_iters": 5,
                                     "tol": 1e-12}),
         roles={"w_init": "array:any-nd", "num_iters": "count", "tol": "penalty"},
@@ -30,13 +30,13 @@ EXAMPLES = {
                ("a function returning one array", {"gradient_and_hessian": lambda v: _A @ v}, ()),
                ("a function returning arrays of the wrong shapes", {"gradient_and_hessian": lambda v: (v, v)}, ()),
                ("a singular Hessian", {"gradient_and_hessian": lambda v: (v, np.zeros((2, 2)))}, ())]),
-    "implementations.glm.poisson_cost": Example(
+    "implementations.linear.glm.poisson_cost": Example(
         build=lambda: (glm.poisson_cost, {"X": X, "y": y, "w": w, "l2": 0.1}),
         roles=_COUNT_ROLES, extra=_BAD_COUNTS),
-    "implementations.glm.poisson_gradient_hessian": Example(
+    "implementations.linear.glm.poisson_gradient_hessian": Example(
         build=lambda: (glm.poisson_gradient_hessian, {"X": X, "y": y, "w": w, "l2": 0.1}),
         roles=_COUNT_ROLES, extra=_BAD_COUNTS),
-    "implementations.glm.fit_poisson": Example(
+    "implementations.linear.glm.fit_poisson": Example(
         build=lambda: (glm.fit_poisson, {"X": X, "y": y, "l2": 0.1, "num_iters": 5}),
         roles={"X": "array", "y": "aligned:X", "l2": "penalty", "num_iters": "count"},
         extra=[("a negative count", {"y": -y}, ()), ("no count above zero", {"y": np.zeros(8)}, ())]),

@@ -3,7 +3,7 @@
 import numpy as np
 
 from contract import Example
-from implementations import gradcheck
+from implementations.preliminaries import gradcheck
 
 x = np.array([[0.5, -1.0], [2.0, 0.1]])  # any shape: (2, 2)
 
@@ -19,20 +19,20 @@ def grad_f(v):
 
 
 EXAMPLES = {
-    "implementations.gradcheck.numerical_gradient": Example(
+    "implementations.preliminaries.gradcheck.numerical_gradient": Example(
         build=lambda: (gradcheck.numerical_gradient, {"f": f, "x": x, "eps": 1e-6}),
         roles={"x": "array:any-nd", "eps": "rate"},
         extra=[("f not callable", {"f": "sum"}, ()),
                ("f returning a vector, not a scalar", {"f": lambda v: v.ravel()}, ()),
                ("f returning NaN", {"f": lambda v: np.nan}, ())]),
-    "implementations.gradcheck.numerical_jacobian": Example(
+    "implementations.preliminaries.gradcheck.numerical_jacobian": Example(
         build=lambda: (gradcheck.numerical_jacobian, {"f": np.sin, "x": x, "eps": 1e-6}),
         roles={"x": "array:any-nd", "eps": "rate"},
         extra=[("f not callable", {"f": "sin"}, ()),
                ("f returning a string", {"f": lambda v: "values"}, ()),
                ("f changing its output's shape", {"f": lambda v: v[v > 0.5]}, ()),
                ("f returning NaN", {"f": lambda v: np.full_like(v, np.nan)}, ())]),
-    "implementations.gradcheck.check_gradient": Example(
+    "implementations.preliminaries.gradcheck.check_gradient": Example(
         build=lambda: (gradcheck.check_gradient, {"f": f, "grad_f": grad_f, "x": x, "eps": 1e-6}),
         roles={"x": "array:any-nd", "eps": "rate"},
         extra=[("f not callable", {"f": None}, ()),

@@ -3,8 +3,8 @@
 import numpy as np
 
 from contract import Example
-from implementations import language_model as lm
-from implementations.transformer import TinyGPT
+from implementations.language import language_model as lm
+from implementations.language.transformer import TinyGPT
 
 IDS = np.tile(np.arange(7), 6)  # (42,) token ids 0..6
 
@@ -21,20 +21,20 @@ _SHORT = [("fewer ids than one window", {"ids": np.arange(3)}, (ValueError,)),
           ("a string", {"ids": "the cat"}, (TypeError, ValueError))]
 
 EXAMPLES = {
-    "implementations.language_model.random_windows": Example(
+    "implementations.language.language_model.random_windows": Example(
         build=lambda: (lm.random_windows, {"ids": IDS, "block_size": 6, "batch_size": 3,
                                            "rng": np.random.default_rng(0)}),
         roles={"block_size": "count", "batch_size": "count", "rng": "rng"},
         extra=_SHORT),
-    "implementations.language_model.evaluation_windows": Example(
+    "implementations.language.language_model.evaluation_windows": Example(
         build=lambda: (lm.evaluation_windows, {"ids": IDS, "block_size": 6}),
         roles={"block_size": "count"},
         extra=_SHORT),
-    "implementations.language_model.mean_cross_entropy": Example(
+    "implementations.language.language_model.mean_cross_entropy": Example(
         build=lambda: (lm.mean_cross_entropy, {"model": _model(), "ids": IDS, "batch_size": 4}),
         roles={"batch_size": "count"},
         extra=[*_NOT_A_MODEL, *_SHORT, ("an id 7, outside the vocabulary", {"ids": np.r_[IDS, 7]}, (ValueError,))]),
-    "implementations.language_model.train_language_model": Example(
+    "implementations.language.language_model.train_language_model": Example(
         build=lambda: (lm.train_language_model, {"model": _model(), "ids": IDS, "steps": 2, "batch_size": 2,
                                                  "lr": 1e-3, "warmup_steps": 1, "rng": np.random.default_rng(0)}),
         roles={"steps": "count", "batch_size": "count", "lr": "rate", "warmup_steps": "count0", "rng": "rng"},
@@ -42,7 +42,7 @@ EXAMPLES = {
                ("warm-up as long as the run", {"warmup_steps": 2}, (ValueError,)),
                ("val_ids without eval_every", {"val_ids": IDS}, (ValueError,)),
                ("a negative weight decay", {"weight_decay": -0.1}, (ValueError,))]),
-    "implementations.language_model.load_persuasion_model": Example(
+    "implementations.language.language_model.load_persuasion_model": Example(
         build=lambda: (lm.load_persuasion_model, {}),
         extra=[("a missing folder", {"data_dir": "/nonexistent/folder"}, (FileNotFoundError,)),
                ("a number as the folder", {"data_dir": 42}, (TypeError,))]),

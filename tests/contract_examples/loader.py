@@ -3,14 +3,14 @@
 import numpy as np
 
 from contract import Example
-from implementations import loader
+from implementations.data import loader
 
 _rng = np.random.default_rng(0)
 IMAGES = _rng.normal(size=(7, 2, 3, 3))  # (N, C, H, W)
 LABELS = _rng.integers(0, 3, size=7)  # (N,)
 
 EXAMPLES = {
-    "implementations.loader.DataLoader": Example(
+    "implementations.data.loader.DataLoader": Example(
         build=lambda: (loader.DataLoader, {"X": IMAGES, "y": LABELS, "batch_size": 3,
                                            "rng": np.random.default_rng(0), "shuffle": True, "drop_last": False}),
         roles={"X": "array:any-nd", "y": "aligned:X", "batch_size": "count", "rng": "rng", "shuffle": "flag",

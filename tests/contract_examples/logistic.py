@@ -7,7 +7,7 @@ modules that define them.
 import numpy as np
 
 from contract import Example
-from implementations import logistic
+from implementations.linear import logistic
 
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(8, 2))  # (N, m) = (8, 2)
@@ -21,44 +21,38 @@ def _fit_logistic():
 
 
 EXAMPLES = {
-    "implementations.logistic.sigmoid": Example(
-        build=lambda: (logistic.sigmoid, {"z": z}),
-        roles={"z": "array:any-nd"}),
-    "implementations.logistic.log_sigmoid": Example(
-        build=lambda: (logistic.log_sigmoid, {"z": z}),
-        roles={"z": "array:any-nd"}),
-    "implementations.logistic.predict_proba": Example(
+    "implementations.linear.logistic.predict_proba": Example(
         build=lambda: (logistic.predict_proba, {"X": X, "w": w}),
         roles={"X": "array", "w": "array"},
         extra=[("a weight too many", {"w": np.zeros(4)}, ())]),
-    "implementations.logistic.predict": Example(
+    "implementations.linear.logistic.predict": Example(
         build=lambda: (logistic.predict, {"X": X, "w": w, "threshold": 0.3}),
         roles={"X": "array", "w": "array", "threshold": "prob"},
         extra=[("a weight too many", {"w": np.zeros(4)}, ()),
                ("a threshold of 0 (every example would be class 1)", {"threshold": 0.0}, ()),
                ("a threshold of 1", {"threshold": 1.0}, ())]),
-    "implementations.logistic.logistic_cost": Example(
+    "implementations.linear.logistic.logistic_cost": Example(
         build=lambda: (logistic.logistic_cost, {"X": X, "y": y, "w": w, "l2": 0.1}),
         roles={"X": "array", "y": "labels:2:X", "w": "array", "l2": "penalty"},
         extra=[("a weight too many", {"w": np.zeros(4)}, ())]),
-    "implementations.logistic.logistic_gradient": Example(
+    "implementations.linear.logistic.logistic_gradient": Example(
         build=lambda: (logistic.logistic_gradient, {"X": X, "y": y, "w": w, "l2": 0.1}),
         roles={"X": "array", "y": "labels:2:X", "w": "array", "l2": "penalty"},
         extra=[("a weight too many", {"w": np.zeros(4)}, ())]),
-    "implementations.logistic.logistic_hessian": Example(
+    "implementations.linear.logistic.logistic_hessian": Example(
         build=lambda: (logistic.logistic_hessian, {"X": X, "y": y, "w": w, "l2": 0.1}),
         roles={"X": "array", "y": "labels:2:X", "w": "array", "l2": "penalty"},
         extra=[("a weight too many", {"w": np.zeros(4)}, ())]),
-    "implementations.logistic.fit_logistic": Example(
+    "implementations.linear.logistic.fit_logistic": Example(
         build=_fit_logistic,
         roles={"X": "array", "y": "labels:2:X", "eta": "rate", "num_iters": "count", "l2": "penalty",
                "w_init": "array?"},
         extra=[("a diverging learning rate", {"eta": 1e3}, ()),
                ("a weight too many", {"w_init": np.zeros(4)}, ())]),
-    "implementations.logistic.fit_logistic_newton": Example(
+    "implementations.linear.logistic.fit_logistic_newton": Example(
         build=lambda: (logistic.fit_logistic_newton, {"X": X, "y": y, "l2": 0.1, "num_iters": 3}),
         roles={"X": "array", "y": "labels:2:X", "l2": "penalty", "num_iters": "count"}),
-    "implementations.logistic.fit_logistic_weighted": Example(
+    "implementations.linear.logistic.fit_logistic_weighted": Example(
         build=lambda: (logistic.fit_logistic_weighted,
                        {"X": X, "y": y, "sample_weight": np.where(y == 1, 2.0, 0.5), "l2": 0.1, "num_iters": 3}),
         roles={"X": "array", "y": "labels:2:X", "sample_weight": "aligned:X", "l2": "penalty", "num_iters": "count"},

@@ -4,7 +4,7 @@ precision–recall curves, their areas, Brier score, log loss, reliability curve
 import numpy as np
 
 from contract import Example
-from implementations import metrics
+from implementations.evaluation import metrics
 
 y_true = np.array([0, 1, 2, 2, 1, 0])  # (N,) = (6,)
 y_pred = np.array([0, 2, 2, 1, 1, 0])  # (6,)
@@ -55,53 +55,53 @@ def _bad_correct(name, value):
 
 
 EXAMPLES = {
-    "implementations.metrics.accuracy": Example(
+    "implementations.evaluation.metrics.accuracy": Example(
         build=lambda: (metrics.accuracy, {"y_true": y_true, "y_pred": y_pred}),
         extra=_labels_without_a_class_count("y_true", y_true) + _labels_without_a_class_count("y_pred", y_pred)),
-    "implementations.metrics.confusion_matrix": Example(
+    "implementations.evaluation.metrics.confusion_matrix": Example(
         build=lambda: (metrics.confusion_matrix, {"y_true": y_true, "y_pred": y_pred, "num_classes": 3}),
         roles={"y_true": "labels:3", "y_pred": "labels:3:y_true", "num_classes": "count"}),
-    "implementations.metrics.precision_recall_f1": Example(
+    "implementations.evaluation.metrics.precision_recall_f1": Example(
         build=lambda: (metrics.precision_recall_f1, {"y_true": y_true, "y_pred": y_pred, "num_classes": 3}),
         roles={"y_true": "labels:3", "y_pred": "labels:3:y_true", "num_classes": "count"}),
-    "implementations.metrics.roc_curve": Example(
+    "implementations.evaluation.metrics.roc_curve": Example(
         build=_scored(metrics.roc_curve, drop_intermediate=False),
         roles={"y_true": "labels:2", "scores": "aligned:y_true", "drop_intermediate": "flag"},
         extra=[_NO_POSITIVE, _NO_NEGATIVE]),
-    "implementations.metrics.auc": Example(
+    "implementations.evaluation.metrics.auc": Example(
         build=lambda: (metrics.auc, {"x": fpr, "y": tpr}),
         roles={"x": "array", "y": "aligned:x"},
         extra=[("x neither increasing nor decreasing", {"x": np.array([0.0, 0.5, 0.25, 1.0])}, ()),
                ("a single point", {"x": fpr[:1], "y": tpr[:1]}, ())]),
-    "implementations.metrics.roc_auc": Example(
+    "implementations.evaluation.metrics.roc_auc": Example(
         build=_scored(metrics.roc_auc),
         roles={"y_true": "labels:2", "scores": "aligned:y_true"},
         extra=[_NO_POSITIVE, _NO_NEGATIVE]),
-    "implementations.metrics.precision_recall_curve": Example(
+    "implementations.evaluation.metrics.precision_recall_curve": Example(
         build=_scored(metrics.precision_recall_curve),
         roles={"y_true": "labels:2", "scores": "aligned:y_true"},
         extra=[_NO_POSITIVE]),
-    "implementations.metrics.average_precision": Example(
+    "implementations.evaluation.metrics.average_precision": Example(
         build=_scored(metrics.average_precision),
         roles={"y_true": "labels:2", "scores": "aligned:y_true"},
         extra=[_NO_POSITIVE]),
-    "implementations.metrics.brier_score": Example(
+    "implementations.evaluation.metrics.brier_score": Example(
         build=_probabilistic(metrics.brier_score),
         roles={"y_true": "labels:2", "p": "aligned:y_true"},
         extra=_BAD_PROBABILITIES),
-    "implementations.metrics.log_loss": Example(
+    "implementations.evaluation.metrics.log_loss": Example(
         build=_probabilistic(metrics.log_loss),
         roles={"y_true": "labels:2", "p": "aligned:y_true"},
         extra=_BAD_PROBABILITIES),
-    "implementations.metrics.reliability_curve": Example(
+    "implementations.evaluation.metrics.reliability_curve": Example(
         build=_probabilistic(metrics.reliability_curve, num_bins=5),  # bin (0.2, 0.4] stays empty
         roles={"y_true": "labels:2", "p": "aligned:y_true", "num_bins": "count"},
         extra=_BAD_PROBABILITIES),
-    "implementations.metrics.cost_optimal_threshold": Example(
+    "implementations.evaluation.metrics.cost_optimal_threshold": Example(
         build=lambda: (metrics.cost_optimal_threshold, {"c_fp": 1.0, "c_fn": 4.0}),
         roles={"c_fp": "penalty", "c_fn": "penalty"},
         extra=[("both costs 0", {"c_fp": 0.0, "c_fn": 0.0}, ())]),
-    "implementations.metrics.mcnemar_test": Example(
+    "implementations.evaluation.metrics.mcnemar_test": Example(
         build=lambda: (metrics.mcnemar_test, {"correct_a": _correct_a, "correct_b": _correct_b}),
         extra=_bad_correct("correct_a", _correct_a)[:-1] + _bad_correct("correct_b", _correct_b)),
 }

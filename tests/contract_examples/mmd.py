@@ -3,7 +3,7 @@
 import numpy as np
 
 from contract import Example
-from implementations import mmd
+from implementations.generative import mmd
 
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(5, 2))  # (m, D) = (5, 2)
@@ -14,24 +14,24 @@ _SECOND_SAMPLE = [("Y of another dimension", {"Y": np.zeros((4, 3))}, ())]
 _CENTRES = [("centres of another dimension", {"centres": np.zeros((3, 1))}, ())]
 
 EXAMPLES = {
-    "implementations.mmd.mmd2": Example(
+    "implementations.generative.mmd.mmd2": Example(
         build=lambda: (mmd.mmd2, {"X": X, "Y": Y, "bandwidth": 1.0, "unbiased": True}),
         roles={"X": "array", "Y": "array", "bandwidth": "rate", "unbiased": "flag"},
         extra=_SECOND_SAMPLE + [("a single point for the unbiased estimate", {"Y": Y[:1]}, ()),
                                 ("a single point for the unbiased estimate", {"X": X[:1]}, ())]),
-    "implementations.mmd.median_bandwidth": Example(
+    "implementations.generative.mmd.median_bandwidth": Example(
         build=lambda: (mmd.median_bandwidth, {"X": X, "Y": Y}),
         roles={"X": "array", "Y": "array"},
         extra=_SECOND_SAMPLE + [("points that all coincide", {"X": np.zeros((5, 2)), "Y": np.zeros((4, 2))}, ())]),
-    "implementations.mmd.assign_to_modes": Example(
+    "implementations.generative.mmd.assign_to_modes": Example(
         build=lambda: (mmd.assign_to_modes, {"samples": X, "centres": CENTRES, "radius": 0.5}),
         roles={"samples": "array", "centres": "array", "radius": "penalty"},
         extra=_CENTRES),
-    "implementations.mmd.modes_covered": Example(
+    "implementations.generative.mmd.modes_covered": Example(
         build=lambda: (mmd.modes_covered, {"samples": X, "centres": CENTRES, "radius": 0.5, "min_count": 1}),
         roles={"samples": "array", "centres": "array", "radius": "penalty", "min_count": "count"},
         extra=_CENTRES),
-    "implementations.mmd.high_quality_fraction": Example(
+    "implementations.generative.mmd.high_quality_fraction": Example(
         build=lambda: (mmd.high_quality_fraction, {"samples": X, "centres": CENTRES, "radius": 0.5}),
         roles={"samples": "array", "centres": "array", "radius": "penalty"},
         extra=_CENTRES),

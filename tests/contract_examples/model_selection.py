@@ -3,7 +3,8 @@
 import numpy as np
 
 from contract import Example
-from implementations import model_selection, regression
+from implementations.evaluation import model_selection
+from implementations.linear import regression
 
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(8, 2))  # (N, m) = (8, 2)
@@ -24,17 +25,17 @@ predictions = X @ np.array([[1.0, 0.9, 1.2], [-2.0, -1.8, -2.1]])  # (G, R) = (8
 h = X @ np.array([1.0, -2.0])  # (8,)
 
 EXAMPLES = {
-    "implementations.model_selection.bias_variance": Example(
+    "implementations.evaluation.model_selection.bias_variance": Example(
         build=lambda: (model_selection.bias_variance, {"predictions": predictions, "h": h}),
         roles={"predictions": "array", "h": "aligned:predictions"},
         extra=[("one training set only", {"predictions": predictions[:, :1]}, ())]),
-    "implementations.model_selection.k_fold_indices": Example(
+    "implementations.evaluation.model_selection.k_fold_indices": Example(
         build=lambda: (model_selection.k_fold_indices,
                        {"n": 10, "k": 3, "rng": np.random.default_rng(0), "shuffle": True}),
         roles={"n": "count", "k": "count", "rng": "rng", "shuffle": "flag"},
         extra=[("k = 1 (no training data)", {"k": 1}, ()),
                ("more folds than examples", {"k": 11}, ())]),
-    "implementations.model_selection.cross_val_score": Example(
+    "implementations.evaluation.model_selection.cross_val_score": Example(
         build=lambda: (model_selection.cross_val_score,
                        {"fit": fit, "score": score, "X": X, "y": y, "k": 4, "rng": np.random.default_rng(0),
                         "shuffle": True}),

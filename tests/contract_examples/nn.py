@@ -8,7 +8,7 @@ import numpy as np
 from contract import Example
 from contract_examples.autograd import any_nd_tensor, positional
 from implementations import nn
-from implementations.autograd import Tensor
+from implementations.engine.autograd import Tensor
 
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(4, 3))  # (N, D) = (4, 3)
@@ -67,88 +67,88 @@ def _layer_input_extras(width):
 
 
 EXAMPLES = {
-    "implementations.nn.Module": Example(build=lambda: (nn.Module, {})),
-    "implementations.nn.Module.eval": Example(build=lambda: (mlp().eval, {})),
-    "implementations.nn.Module.train": Example(
+    "implementations.nn.module.Module": Example(build=lambda: (nn.Module, {})),
+    "implementations.nn.module.Module.eval": Example(build=lambda: (mlp().eval, {})),
+    "implementations.nn.module.Module.train": Example(
         build=lambda: (mlp().train, {"mode": False}),
         roles={"mode": "flag"}),
-    "implementations.nn.Module.named_parameters": Example(
+    "implementations.nn.module.Module.named_parameters": Example(
         build=lambda: (mlp().named_parameters, {"prefix": "net."}),
         extra=[("a number", {"prefix": 5}, ())]),
-    "implementations.nn.Module.parameters": Example(build=lambda: (mlp().parameters, {})),
-    "implementations.nn.Module.state_dict": Example(build=lambda: (mlp().state_dict, {})),
-    "implementations.nn.Module.zero_grad": Example(build=lambda: (mlp().zero_grad, {})),
-    "implementations.nn.Module.load_state_dict": Example(
+    "implementations.nn.module.Module.parameters": Example(build=lambda: (mlp().parameters, {})),
+    "implementations.nn.module.Module.state_dict": Example(build=lambda: (mlp().state_dict, {})),
+    "implementations.nn.module.Module.zero_grad": Example(build=lambda: (mlp().zero_grad, {})),
+    "implementations.nn.module.Module.load_state_dict": Example(
         build=lambda: (mlp().load_state_dict, {"state": _state()}),
         extra=_BAD_STATES),
-    "implementations.nn.Linear": Example(
+    "implementations.nn.layers.Linear": Example(
         build=lambda: (nn.Linear, {"in_features": 3, "out_features": 2, "bias": True, "rng": rng(), "init": "he"}),
         roles={"in_features": "count", "out_features": "count", "bias": "flag", "rng": "rng"},
         extra=[("an unknown name", {"init": "glorot"}, ()), ("a number", {"init": 5}, ())]),
-    "implementations.nn.Linear.forward": Example(
+    "implementations.nn.layers.Linear.forward": Example(
         build=lambda: (nn.Linear(3, 2, rng=rng()).forward, {"x": X}),
         extra=_layer_input_extras(3)),
-    "implementations.nn.Embedding": Example(
+    "implementations.nn.layers.Embedding": Example(
         build=lambda: (nn.Embedding, {"num_embeddings": 5, "embedding_dim": 2, "rng": rng()}),
         roles={"num_embeddings": "count", "embedding_dim": "count", "rng": "rng"}),
-    "implementations.nn.Embedding.forward": Example(
+    "implementations.nn.layers.Embedding.forward": Example(
         build=lambda: (nn.Embedding(5, 2, rng=rng()).forward, {"indices": IDS}),
         roles={"indices": "ids:5"},
         extra=[("a NaN id", {"indices": np.array([[1.0, math.nan]])}, ()),
                ("a Tensor holding 1.5", {"indices": Tensor([1.5, 2.0])}, ()),
                ("a ragged nested list", {"indices": [[1, 2], [3]]}, ())]),
-    "implementations.nn.LayerNorm": Example(
+    "implementations.nn.normalization.LayerNorm": Example(
         build=lambda: (nn.LayerNorm, {"dim": 3, "eps": 1e-5}),
         roles={"dim": "count", "eps": "rate"}),
-    "implementations.nn.LayerNorm.forward": Example(
+    "implementations.nn.normalization.LayerNorm.forward": Example(
         build=lambda: (nn.LayerNorm(3).forward, {"x": X}),
         extra=_layer_input_extras(3)),
-    "implementations.nn.MLP": Example(
+    "implementations.nn.layers.MLP": Example(
         build=lambda: (nn.MLP, {"sizes": [3, 4, 2], "activation": "tanh", "rng": rng()}),
         roles={"sizes": "array", "rng": "rng"},
         extra=[("one size only", {"sizes": [3]}, ()), ("a fractional size", {"sizes": [3, 2.5, 2]}, ()),
                ("a number", {"sizes": 3}, ()), ("an unknown name", {"activation": "softplus"}, ())]),
-    "implementations.nn.MLP.forward": Example(
+    "implementations.nn.layers.MLP.forward": Example(
         build=lambda: (mlp().forward, {"x": X}),
         extra=_layer_input_extras(3)),
-    "implementations.nn.MLP.stack": Example(
+    "implementations.nn.layers.MLP.stack": Example(
         build=lambda: (nn.MLP.stack, {"networks": [mlp(0), mlp(1)]}),
         extra=[("an empty list", {"networks": []}, ()), ("a string", {"networks": "ab"}, ()),
                ("a list holding a string", {"networks": [mlp(0), "mlp"]}, ()),
                ("networks of different sizes", {"networks": [mlp(0), mlp(1, sizes=(3, 5, 2))]}, ())]),
-    "implementations.nn.Sequential": Example(
+    "implementations.nn.module.Sequential": Example(
         build=lambda: (positional(nn.Sequential, "layers"), {"layers": [nn.Linear(3, 2, rng=rng()), Tensor.relu]}),
         extra=[("a string layer", {"layers": [nn.Linear(3, 2, rng=rng()), "relu"]}, ()),
                ("a number", {"layers": [2.0]}, ())]),
-    "implementations.nn.Sequential.forward": Example(
+    "implementations.nn.module.Sequential.forward": Example(
         build=lambda: (nn.Sequential(nn.Linear(3, 2, rng=rng()), Tensor.relu).forward, {"x": X}),
         extra=_layer_input_extras(3)),
-    "implementations.nn.Dropout": Example(
+    "implementations.nn.layers.Dropout": Example(
         build=lambda: (nn.Dropout, {"p": 0.5, "rng": rng()}),
         roles={"p": "prob", "rng": "rng"},
         extra=[("1 (nothing would be kept)", {"p": 1.0}, ()), ("True", {"p": True}, ())]),
-    "implementations.nn.Dropout.forward": Example(
+    "implementations.nn.layers.Dropout.forward": Example(
         build=lambda: (nn.Dropout(0.5, rng=rng()).forward, {"x": Tensor(X, requires_grad=True)}),
         extra=any_nd_tensor("x", X, empty=False)),
-    "implementations.nn.Conv2d": Example(
+    "implementations.nn.conv.Conv2d": Example(
         build=lambda: (nn.Conv2d, {"in_channels": 3, "out_channels": 2, "kernel_size": 3, "stride": 1, "padding": 1,
                                    "bias": True, "rng": rng(), "init": "xavier"}),
         roles={"in_channels": "count", "out_channels": "count", "kernel_size": "count", "stride": "count",
                "padding": "count0", "bias": "flag", "rng": "rng"},
         extra=[("a pair with a zero", {"kernel_size": (3, 0)}, ()), ("three sizes", {"kernel_size": (3, 3, 3)}, ()),
                ("an unknown name", {"init": "glorot"}, ()), ("a number", {"init": 5}, ())]),
-    "implementations.nn.Conv2d.forward": Example(
+    "implementations.nn.conv.Conv2d.forward": Example(
         build=lambda: (nn.Conv2d(3, 2, (3, 2), stride=2, rng=rng()).forward, {"x": IMAGES}),
         roles={"x": "tensor"},
         extra=[("images with 2 channels", {"x": IMAGES[:, :2]}, ()),
                ("one image without the batch axis", {"x": Tensor(IMAGES[0])}, ()),
                ("images smaller than the kernel", {"x": IMAGES[:, :, :2, :2]}, ()),
                ("a single number", {"x": 1.0}, ())]),
-    "implementations.nn.ResidualBlock": Example(
+    "implementations.nn.conv.ResidualBlock": Example(
         build=lambda: (nn.ResidualBlock, {"branch": nn.Sequential(nn.Linear(3, 3, rng=rng()), Tensor.tanh)}),
         extra=[("a string", {"branch": "relu"}, ()), ("a number", {"branch": 3.0}, ()),
                ("a list of layers", {"branch": [nn.Linear(3, 3, rng=rng())]}, ())]),
-    "implementations.nn.ResidualBlock.forward": Example(
+    "implementations.nn.conv.ResidualBlock.forward": Example(
         build=lambda: (nn.ResidualBlock(nn.Linear(3, 3, rng=rng())).forward, {"x": X}),
         extra=_layer_input_extras(3)),
 }

@@ -3,8 +3,8 @@
 import numpy as np
 
 from contract import Example
-from implementations import normalization
-from implementations.autograd import Tensor
+from implementations.engine.autograd import Tensor
+from implementations.nn import normalization
 
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(4, 3))  # (N, D) = (4, 3)
@@ -14,20 +14,20 @@ _BAD_MOMENTUM = [("zero (the running averages would never move)", {"momentum": 0
                  ("True", {"momentum": True}, ())]
 
 EXAMPLES = {
-    "implementations.normalization.BatchNorm1d": Example(
+    "implementations.nn.normalization.BatchNorm1d": Example(
         build=lambda: (normalization.BatchNorm1d, {"num_features": 3, "eps": 1e-5, "momentum": 0.1}),
         roles={"num_features": "count", "eps": "rate", "momentum": "prob"},
         extra=_BAD_MOMENTUM),
-    "implementations.normalization.BatchNorm1d.forward": Example(
+    "implementations.nn.normalization.BatchNorm1d.forward": Example(
         build=lambda: (normalization.BatchNorm1d(3).forward, {"x": Tensor(X, requires_grad=True)}),
         roles={"x": "tensor"},
         extra=[("the wrong width", {"x": np.zeros((4, 5))}, ()), ("a batch of one", {"x": X[:1]}, ()),
                ("images", {"x": IMAGES}, ()), ("a single number", {"x": 1.0}, ())]),
-    "implementations.normalization.BatchNorm2d": Example(
+    "implementations.nn.normalization.BatchNorm2d": Example(
         build=lambda: (normalization.BatchNorm2d, {"num_channels": 3, "eps": 1e-5, "momentum": 0.1}),
         roles={"num_channels": "count", "eps": "rate", "momentum": "prob"},
         extra=_BAD_MOMENTUM),
-    "implementations.normalization.BatchNorm2d.forward": Example(
+    "implementations.nn.normalization.BatchNorm2d.forward": Example(
         build=lambda: (normalization.BatchNorm2d(3).forward, {"x": Tensor(IMAGES, requires_grad=True)}),
         roles={"x": "tensor"},
         extra=[("images with 2 channels", {"x": IMAGES[:, :2]}, ()),

@@ -7,8 +7,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from contract import Example  # noqa: E402
-from implementations import plotting  # noqa: E402
-from implementations.autograd import Tensor  # noqa: E402
+from implementations.engine.autograd import Tensor  # noqa: E402
+from implementations.notebook import plotting  # noqa: E402
 
 
 def _ax():
@@ -29,37 +29,37 @@ def _graph():
 _NOT_AX = [("an array instead of an Axes", {"ax": np.zeros(2)}, (TypeError,))]
 
 EXAMPLES = {
-    "implementations.plotting.use_book_style": Example(build=lambda: (plotting.use_book_style, {})),
-    "implementations.plotting.scatter_xy": Example(
+    "implementations.notebook.plotting.use_book_style": Example(build=lambda: (plotting.use_book_style, {})),
+    "implementations.notebook.plotting.scatter_xy": Example(
         build=lambda: (plotting.scatter_xy, {"ax": _ax(), "x": _x, "y": _x ** 2, "xlabel": "x", "ylabel": "y"}),
         roles={"x": "array", "y": "aligned:x"}, extra=_NOT_AX),
-    "implementations.plotting.plot_cost_histories": Example(
+    "implementations.notebook.plotting.plot_cost_histories": Example(
         build=lambda: (plotting.plot_cost_histories, {"ax": _ax(), "histories": {"run": [3.0, 2.0, 1.0]},
                                                       "log": True}),
         roles={"log": "flag"},
         extra=_NOT_AX + [("a list instead of a dict", {"histories": [3.0, 2.0]}, (TypeError,)),
                          ("a NaN cost", {"histories": {"run": [3.0, np.nan]}}, (ValueError,)),
                          ("a string of costs", {"histories": {"run": "high"}}, (TypeError,))]),
-    "implementations.plotting.plot_columns": Example(
+    "implementations.notebook.plotting.plot_columns": Example(
         build=lambda: (plotting.plot_columns, {"ax": _ax(), "x": _x, "features": np.column_stack([_x, _x ** 2]),
                                                "title": "basis"}),
         roles={"x": "array", "features": "aligned:x"}, extra=_NOT_AX),
-    "implementations.plotting.plot_curves": Example(
+    "implementations.notebook.plotting.plot_curves": Example(
         build=lambda: (plotting.plot_curves, {"ax": _ax(), "x": _x, "curves": {"a": _x, "b": 2 * _x},
                                               "xlabel": "x", "ylabel": "y", "logy": False}),
         roles={"x": "array", "logy": "flag"},
         extra=_NOT_AX + [("a curve of the wrong length", {"curves": {"a": [1.0, 2.0]}}, (ValueError,)),
                          ("an inf value", {"curves": {"a": [1.0, np.inf, 1.0, 1.0, 1.0]}}, (ValueError,))]),
-    "implementations.plotting.scatter_classes": Example(
+    "implementations.notebook.plotting.scatter_classes": Example(
         build=lambda: (plotting.scatter_classes, {"ax": _ax(), "X": _X, "y": _y, "class_names": ["a", "b"],
                                                   "xlabel": "x1", "ylabel": "x2"}),
         roles={"X": "array", "y": "labels:2:X"},
         extra=_NOT_AX + [("three columns", {"X": np.ones((4, 3))}, (ValueError,))]),
-    "implementations.plotting.plot_linear_boundary": Example(
+    "implementations.notebook.plotting.plot_linear_boundary": Example(
         build=lambda: (plotting.plot_linear_boundary, {"ax": _ax(), "w": np.array([0.5, 1.0, -1.0])}),
         roles={"w": "array"},
         extra=_NOT_AX + [("a zero normal vector", {"w": np.array([1.0, 0.0, 0.0])}, (ValueError,))]),
-    "implementations.plotting.plot_decision_regions": Example(
+    "implementations.notebook.plotting.plot_decision_regions": Example(
         build=lambda: (plotting.plot_decision_regions, {
             "ax": _ax(), "predict": lambda P: (P[:, 0] > 0).astype(int), "xlim": (-1.0, 1.0), "ylim": (-1.0, 1.0),
             "num_classes": 2, "resolution": 10}),
@@ -67,13 +67,13 @@ EXAMPLES = {
         extra=_NOT_AX + [("an array instead of a function", {"predict": np.zeros(3)}, (TypeError,)),
                          ("reversed limits", {"xlim": (1.0, -1.0)}, (ValueError,)),
                          ("a string", {"ylim": "wide"}, (TypeError,))]),
-    "implementations.plotting.plot_confusion_matrix": Example(
+    "implementations.notebook.plotting.plot_confusion_matrix": Example(
         build=lambda: (plotting.plot_confusion_matrix, {"ax": _ax(), "C": np.array([[3, 1], [0, 4]]),
                                                         "class_names": ["a", "b"]}),
         roles={"C": "array"},
         extra=_NOT_AX + [("a negative count", {"C": np.array([[3, -1], [0, 4]])}, (ValueError,)),
                          ("a fractional count", {"C": np.array([[3, 0.5], [0, 4]])}, (ValueError,))]),
-    "implementations.plotting.draw_graph": Example(
+    "implementations.notebook.plotting.draw_graph": Example(
         build=lambda: (plotting.draw_graph, {"ax": _ax(), "output": _graph()}),
         extra=_NOT_AX + [("an array instead of a Tensor", {"output": np.ones(2)}, (TypeError,)),
                          ("a list of names", {"names": ["w"]}, (TypeError,))]),

@@ -3,7 +3,7 @@
 import numpy as np
 
 from contract import Example
-from implementations import preprocessing
+from implementations.data import preprocessing
 
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(8, 2))  # (N, m) = (8, 2)
@@ -14,7 +14,7 @@ std = np.array([2.0, 0.5])  # (m,)
 w_std = np.array([1.0, 2.0, -3.0])  # (m + 1,)
 
 EXAMPLES = {
-    "implementations.preprocessing.standardize": Example(
+    "implementations.data.preprocessing.standardize": Example(
         build=lambda: (preprocessing.standardize, {"X": X, "mean": mean, "std": std}),
         roles={"X": "array", "mean": "array?", "std": "array?"},
         extra=[("a zero standard deviation", {"std": np.array([2.0, 0.0])}, ()),
@@ -22,14 +22,14 @@ EXAMPLES = {
                ("a mean with one entry too many", {"mean": np.zeros(3)}, ()),
                ("a constant column in X (its std would be 0)", {"X": np.ones((4, 2)), "mean": None, "std": None},
                 ())]),
-    "implementations.preprocessing.unstandardize_weights": Example(
+    "implementations.data.preprocessing.unstandardize_weights": Example(
         build=lambda: (preprocessing.unstandardize_weights, {"w_std": w_std, "mean": mean, "std": std}),
         roles={"w_std": "array", "mean": "array", "std": "array"},
         extra=[("a zero standard deviation", {"std": np.array([2.0, 0.0])}, ()),
                ("a negative standard deviation", {"std": np.array([-2.0, 0.5])}, ()),
                ("a mean with one entry too many", {"mean": np.zeros(3)}, ()),
                ("a weight too many", {"w_std": np.zeros(4)}, ())]),
-    "implementations.preprocessing.train_test_split": Example(
+    "implementations.data.preprocessing.train_test_split": Example(
         build=lambda: (preprocessing.train_test_split,
                        {"X": X, "y": classes, "test_fraction": 0.25, "rng": np.random.default_rng(0),
                         "stratify": True}),

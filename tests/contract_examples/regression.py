@@ -3,7 +3,7 @@
 import numpy as np
 
 from contract import Example
-from implementations import regression
+from implementations.linear import regression
 
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(8, 2))  # (N, m) = (8, 2)
@@ -11,22 +11,22 @@ y = X @ np.array([1.0, -2.0]) + 0.5  # (8,)
 w = np.zeros(3)  # (m + 1,)
 
 EXAMPLES = {
-    "implementations.regression.add_bias": Example(
+    "implementations.linear.regression.add_bias": Example(
         build=lambda: (regression.add_bias, {"X": X}),
         roles={"X": "array"}),
-    "implementations.regression.predict": Example(
+    "implementations.linear.regression.predict": Example(
         build=lambda: (regression.predict, {"X": X, "w": w}),
         roles={"X": "array", "w": "array"},
         extra=[("a weight too many", {"w": np.zeros(4)}, ())]),
-    "implementations.regression.compute_cost": Example(
+    "implementations.linear.regression.compute_cost": Example(
         build=lambda: (regression.compute_cost, {"X": X, "y": y, "w": w, "l2": 0.1, "average": True}),
         roles={"X": "array", "y": "aligned:X", "w": "array", "l2": "penalty", "average": "flag"},
         extra=[("a weight too many", {"w": np.zeros(4)}, ())]),
-    "implementations.regression.compute_gradient": Example(
+    "implementations.linear.regression.compute_gradient": Example(
         build=lambda: (regression.compute_gradient, {"X": X, "y": y, "w": w, "l2": 0.1, "average": True}),
         roles={"X": "array", "y": "aligned:X", "w": "array", "l2": "penalty", "average": "flag"},
         extra=[("a weight too many", {"w": np.zeros(4)}, ())]),
-    "implementations.regression.gradient_descent": Example(
+    "implementations.linear.regression.gradient_descent": Example(
         build=lambda: (regression.gradient_descent,
                        {"X": X, "y": y, "w_init": w, "eta": 0.1, "num_iters": 5, "l2": 0.0, "average": True,
                         "tol": 1e-9}),
@@ -34,14 +34,14 @@ EXAMPLES = {
                "l2": "penalty", "average": "flag", "tol": "penalty?"},
         extra=[("a diverging learning rate", {"eta": 1e3}, ()),
                ("a weight too many", {"w_init": np.zeros(4)}, ())]),
-    "implementations.regression.sgd": Example(
+    "implementations.linear.regression.sgd": Example(
         build=lambda: (regression.sgd, {"X": X, "y": y, "w_init": w, "eta": 0.05, "epochs": 2, "batch_size": 4,
                                         "rng": np.random.default_rng(0), "l2": 0.0}),
         roles={"X": "array", "y": "aligned:X", "w_init": "array", "eta": "rate", "epochs": "count",
                "batch_size": "count", "rng": "rng", "l2": "penalty"},
         extra=[("a diverging learning rate", {"eta": 1e3}, ()),
                ("a weight too many", {"w_init": np.zeros(4)}, ())]),
-    "implementations.regression.normal_equations": Example(
+    "implementations.linear.regression.normal_equations": Example(
         build=lambda: (regression.normal_equations, {"X": X, "y": y, "l2": 0.1}),
         roles={"X": "array", "y": "aligned:X", "l2": "penalty"}),
 }

@@ -3,7 +3,8 @@
 import numpy as np
 
 from contract import Example
-from implementations import exercise_checks, exercises, listing, regression, report
+from implementations.linear import regression
+from implementations.notebook import exercise_checks, exercises, listing, report
 
 _NOT_A_NUMBER = [("a string", "small"), ("None", None), ("a negative number", -1e-9)]
 
@@ -13,22 +14,22 @@ def _square_inputs(rng, size):
 
 
 EXAMPLES = {
-    "implementations.report.within": Example(
+    "implementations.notebook.report.within": Example(
         build=lambda: (report.within, {"error": 3e-9, "tol": 1e-6}),
         roles={"tol": "rate"},
         extra=[(f"error = {d}", {"error": v}, (ValueError,)) for d, v in _NOT_A_NUMBER],
         passthrough={"error": "NaN and inf are printed as 'NOT below': the claim fails visibly"}),
-    "implementations.report.power_of_ten": Example(
+    "implementations.notebook.report.power_of_ten": Example(
         build=lambda: (report.power_of_ten, {"value": 1e-6}), roles={"value": "rate"}),
-    "implementations.listing.Listing": Example(
+    "implementations.notebook.listing.Listing": Example(
         build=lambda: (listing.Listing, {"source": "def f():\n    return 1"}),
         extra=[("a function instead of its source", {"source": regression.add_bias}, (TypeError,))]),
-    "implementations.listing.show_source": Example(
+    "implementations.notebook.listing.show_source": Example(
         build=lambda: (listing.show_source, {"obj": regression.add_bias, "docstring": False}),
         roles={"docstring": "flag"},
         extra=[("a built-in", {"obj": len}, (TypeError,)), ("a lambda", {"obj": lambda x: x}, (TypeError,)),
                ("a string", {"obj": "regression.add_bias"}, (TypeError,))]),
-    "implementations.exercises.check_function": Example(
+    "implementations.notebook.exercises.check_function": Example(
         build=lambda: (exercises.check_function, {
             "candidate": np.square, "reference": lambda z: z * z, "make_inputs": _square_inputs,
             "rng": np.random.default_rng(0), "trials": 3, "rtol": 1e-7, "atol": 1e-9,
@@ -62,4 +63,4 @@ def _check_example(check_name):
 
 
 for _name in exercise_checks.__all__:
-    EXAMPLES[f"implementations.exercise_checks.{_name}"] = _check_example(_name)
+    EXAMPLES[f"{getattr(exercise_checks, _name).__module__}.{_name}"] = _check_example(_name)

@@ -3,7 +3,7 @@
 import numpy as np
 
 from contract import Example
-from implementations import robust
+from implementations.linear import robust
 
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(8, 2))  # (N, m) = (8, 2)
@@ -19,15 +19,16 @@ def _elementwise(function, **hyper):
 
 
 EXAMPLES = {
-    "implementations.robust.mse": _elementwise(robust.mse),
-    "implementations.robust.mae": _elementwise(robust.mae),
-    "implementations.robust.mse_derivative": _elementwise(robust.mse_derivative),
-    "implementations.robust.mae_derivative": _elementwise(robust.mae_derivative),
-    "implementations.robust.huber": _elementwise(robust.huber, delta=1.0),
-    "implementations.robust.huber_derivative": _elementwise(robust.huber_derivative, delta=1.0),
-    "implementations.robust.tukey_bisquare": _elementwise(robust.tukey_bisquare, delta=1.0),
-    "implementations.robust.tukey_bisquare_derivative": _elementwise(robust.tukey_bisquare_derivative, delta=1.0),
-    "implementations.robust.fit_robust": Example(
+    "implementations.linear.robust.mse": _elementwise(robust.mse),
+    "implementations.linear.robust.mae": _elementwise(robust.mae),
+    "implementations.linear.robust.mse_derivative": _elementwise(robust.mse_derivative),
+    "implementations.linear.robust.mae_derivative": _elementwise(robust.mae_derivative),
+    "implementations.linear.robust.huber": _elementwise(robust.huber, delta=1.0),
+    "implementations.linear.robust.huber_derivative": _elementwise(robust.huber_derivative, delta=1.0),
+    "implementations.linear.robust.tukey_bisquare": _elementwise(robust.tukey_bisquare, delta=1.0),
+    "implementations.linear.robust.tukey_bisquare_derivative": _elementwise(robust.tukey_bisquare_derivative,
+                                                                             delta=1.0),
+    "implementations.linear.robust.fit_robust": Example(
         build=lambda: (robust.fit_robust,
                        {"X": X, "y": y, "loss": "huber", "delta": 1.0, "num_iters": 3, "tol": 1e-10}),
         roles={"X": "array", "y": "aligned:X", "delta": "rate", "num_iters": "count", "tol": "penalty"},

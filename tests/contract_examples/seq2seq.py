@@ -5,8 +5,8 @@ import math
 import numpy as np
 
 from contract import Example
-from implementations import seq2seq
-from implementations.attention import key_padding_mask
+from implementations.language import seq2seq
+from implementations.language.attention import key_padding_mask
 
 _rng = np.random.default_rng(0)
 B, S, T, E, H = 2, 4, 3, 3, 4  # batch, source length, target length, embedding width, hidden size
@@ -52,7 +52,7 @@ _TGT_EXTRAS = [
 ]
 
 EXAMPLES = {
-    "implementations.seq2seq.additive_attention": Example(
+    "implementations.language.seq2seq.additive_attention": Example(
         build=lambda: (seq2seq.additive_attention,
                        {"queries": Q, "keys": K, "values": V, "W_q": W_Q, "W_k": W_K, "w": W,
                         "mask": key_padding_mask(LENGTHS, S)}),
@@ -71,20 +71,20 @@ EXAMPLES = {
                ("a mask of the wrong shape", {"mask": np.ones((T + 1, S), dtype=bool)}, ()),
                ("a query that may attend to no key", {"mask": _no_key_mask()}, ()),
                ("a string", {"mask": "padding"}, ())]),
-    "implementations.seq2seq.Seq2Seq": Example(
+    "implementations.language.seq2seq.Seq2Seq": Example(
         build=lambda: (seq2seq.Seq2Seq,
                        {"src_vocab": V_SRC, "tgt_vocab": V_TGT, "embed_dim": E, "hidden_size": H, "rng": rng(),
                         "attention": True, "attention_size": 2}),
         roles={"src_vocab": "count", "tgt_vocab": "count", "embed_dim": "count", "hidden_size": "count",
                "rng": "rng", "attention": "flag", "attention_size": "count?"},
         extra=[("an attention_size without attention", {"attention_size": 3, "attention": False}, ())]),
-    "implementations.seq2seq.Seq2Seq.forward": Example(
+    "implementations.language.seq2seq.Seq2Seq.forward": Example(
         build=lambda: (model().forward,
                        {"src": SRC, "tgt_in": TGT_IN, "src_lengths": LENGTHS, "return_weights": True}),
         roles={"src": f"ids:{V_SRC}", "tgt_in": f"ids:{V_TGT}", "src_lengths": f"ids:{S + 1}",
                "return_weights": "flag"},
         extra=_SRC_EXTRAS + _LENGTHS_EXTRAS + _TGT_EXTRAS),
-    "implementations.seq2seq.Seq2Seq.loss": Example(
+    "implementations.language.seq2seq.Seq2Seq.loss": Example(
         build=lambda: (model().loss,
                        {"src": SRC, "tgt_in": TGT_IN, "tgt_out": TGT_OUT, "src_lengths": LENGTHS,
                         "ignore_index": None}),
@@ -98,12 +98,12 @@ EXAMPLES = {
             ("targets of another length", {"tgt_out": TGT_OUT[:, :-1]}, ()),
             ("a fractional ignore_index", {"ignore_index": 1.5}, ()),
             ("a string ignore_index", {"ignore_index": "pad"}, ())]),
-    "implementations.seq2seq.Seq2Seq.log_probs_fn": Example(
+    "implementations.language.seq2seq.Seq2Seq.log_probs_fn": Example(
         build=lambda: (model().log_probs_fn, {"src": SRC[0]}),
         roles={"src": f"ids:{V_SRC}"},
         extra=[("a batch (B, S)", {"src": SRC}, ()), ("a NaN id", {"src": np.array([1.0, math.nan])}, ()),
                ("a single number", {"src": 3}, ())]),
-    "implementations.seq2seq.Seq2Seq.greedy": Example(
+    "implementations.language.seq2seq.Seq2Seq.greedy": Example(
         build=lambda: (model().greedy, {"src": SRC, "start_id": 0, "max_len": 3, "src_lengths": LENGTHS}),
         roles={"src": f"ids:{V_SRC}", "start_id": "count0", "max_len": "count", "src_lengths": f"ids:{S + 1}"},
         extra=_SRC_EXTRAS + _LENGTHS_EXTRAS + [("a start_id of tgt_vocab", {"start_id": V_TGT}, ()),

@@ -6,7 +6,8 @@ import numpy as np
 
 from contract import Example
 from implementations import sequence
-from implementations.autograd import Tensor
+from implementations.engine.autograd import Tensor
+from implementations.nn.module import parameter_count
 
 B, T, D, H = 2, 5, 3, 4
 _rng = np.random.default_rng(0)
@@ -50,27 +51,27 @@ _H0_EXTRAS = [
 ]
 
 EXAMPLES = {
-    "implementations.sequence.parameter_count": Example(
-        build=lambda: (sequence.parameter_count, {"module": sequence.RNN(D, H, rng=rng())}),
+    "implementations.nn.module.parameter_count": Example(
+        build=lambda: (parameter_count, {"module": sequence.RNN(D, H, rng=rng())}),
         extra=[("a list of arrays", {"module": [np.zeros(3)]}, ()), ("a string", {"module": "rnn"}, ()),
                ("None", {"module": None}, ())]),
-    "implementations.sequence.RNN": Example(
+    "implementations.sequence.recurrent.RNN": Example(
         build=lambda: (sequence.RNN, {"input_size": D, "hidden_size": H, "rng": rng(), "num_layers": L,
                                       "bidirectional": True}),
         roles={"input_size": "count", "hidden_size": "count", "rng": "rng", "num_layers": "count",
                "bidirectional": "flag"},
         extra=[("True", {"num_layers": True}, ())]),
-    "implementations.sequence.RNN.forward": Example(
+    "implementations.sequence.recurrent.RNN.forward": Example(
         build=lambda: (sequence.RNN(D, H, rng=rng()).forward, {"x": X, "h0": H0, "lengths": LENGTHS}),
         roles={"x": "array", "h0": "array", "lengths": f"ids:{T + 1}"},
         extra=_X_EXTRAS + _LENGTHS_EXTRAS + _H0_EXTRAS),
-    "implementations.sequence.LSTM": Example(
+    "implementations.sequence.recurrent.LSTM": Example(
         build=lambda: (sequence.LSTM, {"input_size": D, "hidden_size": H, "rng": rng(), "forget_bias": 2.0,
                                        "num_layers": L, "bidirectional": True}),
         roles={"input_size": "count", "hidden_size": "count", "rng": "rng", "forget_bias": "scalar",
                "num_layers": "count", "bidirectional": "flag"},
         extra=[("True", {"num_layers": True}, ())]),
-    "implementations.sequence.LSTM.forward": Example(
+    "implementations.sequence.recurrent.LSTM.forward": Example(
         build=lambda: (sequence.LSTM(D, H, rng=rng()).forward,
                        {"x": X, "state": (H0, H0 / 2), "lengths": LENGTHS, "return_gates": True}),
         roles={"x": "array", "lengths": f"ids:{T + 1}", "return_gates": "flag"},
@@ -85,7 +86,7 @@ EXAMPLES = {
             ("an inf in c0", {"state": (H0, np.full((B, H), math.inf))}, ()),
             ("a string as c0", {"state": (H0, "zeros")}, ()),
         ]),
-    "implementations.sequence.GRU": Example(
+    "implementations.sequence.recurrent.GRU": Example(
         build=lambda: (sequence.GRU, {"input_size": D, "hidden_size": H, "rng": rng(), "num_layers": L,
                                       "bidirectional": True}),
         roles={"input_size": "count", "hidden_size": "count", "rng": "rng", "num_layers": "count",
@@ -93,7 +94,7 @@ EXAMPLES = {
         extra=[("True", {"num_layers": True}, ())]),
     # RNN.forward and LSTM.forward are checked on the default cell (states (B, H)), GRU.forward on a stacked
     # bidirectional one (states (L, B, 2H)): the three share the code that checks x, lengths and the states
-    "implementations.sequence.GRU.forward": Example(
+    "implementations.sequence.recurrent.GRU.forward": Example(
         build=lambda: (sequence.GRU(D, H, rng=rng(), num_layers=L, bidirectional=True).forward,
                        {"x": X, "h0": H0_STACKED, "lengths": LENGTHS, "return_gates": True}),
         roles={"x": "array", "h0": "array", "lengths": f"ids:{T + 1}", "return_gates": "flag"},
@@ -103,12 +104,12 @@ EXAMPLES = {
             ("PyTorch's layout (L * 2, B, H)", {"h0": np.zeros((2 * L, B, H))}, ()),
             ("a state for another number of layers", {"h0": np.zeros((L + 1, B, 2 * H))}, ()),
         ]),
-    "implementations.sequence.chrono_init": Example(
+    "implementations.sequence.recurrent.chrono_init": Example(
         build=lambda: (sequence.chrono_init, {"lstm": sequence.LSTM(D, H, rng=rng()), "max_lag": 10, "rng": rng()}),
         roles={"max_lag": "rate", "rng": "rng"},
         extra=[("a max_lag of 2", {"max_lag": 2}, ()), ("a GRU", {"lstm": sequence.GRU(D, H, rng=rng())}, ()),
                ("a string", {"lstm": "lstm"}, ())]),
-    "implementations.sequence.rnn_bptt": Example(
+    "implementations.sequence.recurrent.rnn_bptt": Example(
         build=lambda: (sequence.rnn_bptt,
                        {"x": X, "h0": H0, "W_xh": W_XH, "W_hh": W_HH, "b_h": B_H, "dL_dout": DL_DOUT}),
         roles={"x": "array", "h0": "array", "W_xh": "array", "W_hh": "array", "b_h": "array",

@@ -3,7 +3,7 @@
 import numpy as np
 
 from contract import Example
-from implementations import softmax
+from implementations.linear import softmax_regression as softmax
 
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(9, 2))  # (N, m) = (9, 2)
@@ -13,36 +13,27 @@ Z = np.array([[1.0, -2.0, 0.5], [3.0, 3.0, -30.0]])  # (2, 3) logits
 
 
 EXAMPLES = {
-    "implementations.softmax.softmax": Example(
-        build=lambda: (softmax.softmax, {"Z": Z, "axis": -1}),
-        roles={"Z": "array:any-nd"},
-        extra=[("an axis the array does not have", {"axis": 2}, ()),
-               ("an axis that is not an integer", {"axis": 1.0}, ()),
-               ("a scalar Z (no class axis)", {"Z": 1.5}, ())]),
-    "implementations.softmax.one_hot": Example(
-        build=lambda: (softmax.one_hot, {"y": y, "num_classes": 3}),
-        roles={"y": "labels:3", "num_classes": "count"}),
-    "implementations.softmax.softmax_cost": Example(
+    "implementations.linear.softmax_regression.softmax_cost": Example(
         build=lambda: (softmax.softmax_cost, {"X": X, "y": y, "W": W, "l2": 0.1}),
         roles={"X": "array", "y": "labels:3:X", "W": "array", "l2": "penalty"},
         extra=[("a weight row too many", {"W": np.zeros((4, 3))}, ()),
                ("a single class column", {"W": np.zeros((3, 1))}, ())]),
-    "implementations.softmax.softmax_gradient": Example(
+    "implementations.linear.softmax_regression.softmax_gradient": Example(
         build=lambda: (softmax.softmax_gradient, {"X": X, "y": y, "W": W, "l2": 0.1}),
         roles={"X": "array", "y": "labels:3:X", "W": "array", "l2": "penalty"},
         extra=[("a weight row too many", {"W": np.zeros((4, 3))}, ())]),
-    "implementations.softmax.fit_softmax": Example(
+    "implementations.linear.softmax_regression.fit_softmax": Example(
         build=lambda: (softmax.fit_softmax,
                        {"X": X, "y": y, "num_classes": 3, "eta": 0.5, "num_iters": 3, "l2": 0.1}),
         roles={"X": "array", "y": "labels:3:X", "num_classes": "count", "eta": "rate", "num_iters": "count",
                "l2": "penalty"},
         extra=[("a diverging learning rate", {"eta": 1e3}, ()),
                ("a single class", {"num_classes": 1}, ())]),
-    "implementations.softmax.softmax_predict_proba": Example(
+    "implementations.linear.softmax_regression.softmax_predict_proba": Example(
         build=lambda: (softmax.softmax_predict_proba, {"X": X, "W": W}),
         roles={"X": "array", "W": "array"},
         extra=[("a weight row too many", {"W": np.zeros((4, 3))}, ())]),
-    "implementations.softmax.softmax_predict": Example(
+    "implementations.linear.softmax_regression.softmax_predict": Example(
         build=lambda: (softmax.softmax_predict, {"X": X, "W": W}),
         roles={"X": "array", "W": "array"},
         extra=[("a weight row too many", {"W": np.zeros((4, 3))}, ())]),

@@ -3,7 +3,7 @@
 import numpy as np
 
 from contract import Example
-from implementations import text
+from implementations.language import text
 
 TOKENS = ["the", "cat", "sat", "on", "the", "mat"]
 DOCS = ["The quick brown fox", "the lazy dog", "quick dogs and lazy foxes"]
@@ -19,35 +19,26 @@ def _vocabulary():
 
 
 EXAMPLES = {
-    "implementations.text.tokenize": Example(
+    "implementations.language.text.tokenize": Example(
         build=lambda: (text.tokenize, {"text": "I need to run to catch the bus!"}),
         extra=[("a list of tokens", {"text": ["a", "b"]}, (TypeError,)),
                ("a number", {"text": 42}, (TypeError,)),
                ("None", {"text": None}, (TypeError,))]),
-    "implementations.text.Vocabulary": Example(
+    "implementations.language.text.Vocabulary": Example(
         build=lambda: (text.Vocabulary, {"tokens": TOKENS, "min_count": 1}),
         roles={"tokens": "tokens", "min_count": "count"}),
-    "implementations.text.Vocabulary.encode": Example(
+    "implementations.language.text.Vocabulary.encode": Example(
         build=lambda: (_vocabulary().encode, {"tokens": ["the", "mat", "zebra"]}),
         roles={"tokens": "tokens"},
         passthrough={"tokens": "a token not in the vocabulary encodes as <unk> (id 1), as the docstring says"}),
-    "implementations.text.Vocabulary.decode": Example(
+    "implementations.language.text.Vocabulary.decode": Example(
         build=lambda: (_vocabulary().decode, {"ids": IDS}),
         roles={"ids": f"ids:{VOCAB_SIZE}"}),
-    "implementations.text.one_hot": Example(
-        build=lambda: (text.one_hot, {"ids": IDS, "vocab_size": VOCAB_SIZE}),
-        roles={"ids": f"ids:{VOCAB_SIZE}", "vocab_size": "count"}),
-    "implementations.text.tfidf": Example(
+    "implementations.language.text.tfidf": Example(
         build=lambda: (text.tfidf, {"docs": DOCS, "sublinear_tf": False, "smooth_idf": True, "norm": "l2"}),
         roles={"docs": "sentences", "sublinear_tf": "flag", "smooth_idf": "flag"},
         extra=[("an unknown norm", {"norm": "l3"}, (ValueError,)),
                ("a number as norm", {"norm": 2}, (ValueError,)),
                ("no documents", {"docs": []}, (ValueError,)),
                ("documents without terms", {"docs": ["a b", "c"]}, (ValueError,))]),
-    "implementations.text.cosine_similarity": Example(
-        build=lambda: (text.cosine_similarity, {"A": A, "B": B}),
-        roles={"A": "array", "B": "array"},
-        extra=[("vectors of another length", {"B": np.ones((2, 3))}, (ValueError,)),
-               ("a zero vector", {"B": np.zeros((2, 4))}, (ValueError,)),
-               ("a zero vector in A", {"A": np.zeros(4)}, (ValueError,))]),
 }

@@ -6,8 +6,8 @@ import numpy as np
 
 from contract import Example
 from contract_examples.autograd import any_nd_tensor
-from implementations import transformer
-from implementations.autograd import Tensor
+from implementations.engine.autograd import Tensor
+from implementations.language import transformer
 
 _rng = np.random.default_rng(0)
 B, T, D, HEADS, D_FF = 2, 3, 4, 2, 8
@@ -57,11 +57,11 @@ _MEMORY_EXTRAS = [
 ]
 
 EXAMPLES = {
-    "implementations.transformer.MultiHeadAttention": Example(
+    "implementations.language.transformer.MultiHeadAttention": Example(
         build=lambda: (transformer.MultiHeadAttention, {"d_model": D, "num_heads": HEADS, "rng": rng()}),
         roles={"d_model": "count", "num_heads": "count", "rng": "rng"},
         extra=[("a num_heads that does not divide d_model", {"num_heads": 3}, ())]),
-    "implementations.transformer.MultiHeadAttention.forward": Example(
+    "implementations.language.transformer.MultiHeadAttention.forward": Example(
         build=lambda: (transformer.MultiHeadAttention(D, HEADS, rng=rng()).forward,
                        {"x": Tensor(X), "mask": np.tril(np.ones((T, T), dtype=bool)), "return_weights": True}),
         roles={"x": "tensor", "return_weights": "flag"},
@@ -70,15 +70,15 @@ EXAMPLES = {
             ("a mask of the wrong shape", {"mask": np.ones((T + 1, T), dtype=bool)}, ()),
             ("a query that may attend to no key", {"mask": _no_key_mask()}, ()),
             ("a string", {"mask": "causal"}, ())] + _MEMORY_EXTRAS),
-    "implementations.transformer.FeedForward": Example(
+    "implementations.language.transformer.FeedForward": Example(
         build=lambda: (transformer.FeedForward, {"d_model": D, "d_ff": D_FF, "rng": rng(), "activation": "relu"}),
         roles={"d_model": "count", "d_ff": "count", "rng": "rng"},
         extra=[("an unknown activation", {"activation": "swish"}, ()), ("a number", {"activation": 3}, ())]),
-    "implementations.transformer.FeedForward.forward": Example(
+    "implementations.language.transformer.FeedForward.forward": Example(
         build=lambda: (transformer.FeedForward(D, D_FF, rng=rng()).forward, {"x": X}),
         roles={"x": "array:any-nd"},
         extra=any_nd_tensor("x", Tensor(X)) + _X_EXTRAS[:2] + [("a single number", {"x": 1.0}, ())]),
-    "implementations.transformer.TransformerBlock": Example(
+    "implementations.language.transformer.TransformerBlock": Example(
         build=lambda: (transformer.TransformerBlock,
                        {"d_model": D, "num_heads": HEADS, "d_ff": D_FF, "rng": rng(), "norm_first": False,
                         "activation": "gelu", "causal": True}),
@@ -86,29 +86,29 @@ EXAMPLES = {
                "causal": "flag"},
         extra=[("a num_heads that does not divide d_model", {"num_heads": 3}, ()),
                ("an unknown activation", {"activation": "tanh"}, ())]),
-    "implementations.transformer.TransformerBlock.forward": Example(
+    "implementations.language.transformer.TransformerBlock.forward": Example(
         build=lambda: (transformer.TransformerBlock(D, HEADS, D_FF, rng=rng(), causal=True).forward,
                        {"x": Tensor(X), "return_weights": True}),
         roles={"x": "tensor", "return_weights": "flag"},
         extra=_X_EXTRAS),
-    "implementations.transformer.TinyGPT": Example(
+    "implementations.language.transformer.TinyGPT": Example(
         build=lambda: (transformer.TinyGPT,
                        {"vocab_size": V, "block_size": BLOCK, "d_model": D, "num_heads": HEADS, "num_layers": 1,
                         "d_ff": D_FF, "rng": rng(), "tie_weights": True}),
         roles={"vocab_size": "count", "block_size": "count", "d_model": "count", "num_heads": "count",
                "num_layers": "count", "d_ff": "count", "rng": "rng", "tie_weights": "flag"},
         extra=[("a num_heads that does not divide d_model", {"num_heads": 3}, ())]),
-    "implementations.transformer.TinyGPT.forward": Example(
+    "implementations.language.transformer.TinyGPT.forward": Example(
         build=lambda: (gpt().forward, {"idx": IDS, "return_weights": True}),
         roles={"idx": f"ids:{V}", "return_weights": "flag"},
         extra=_IDS_EXTRAS + [("sequences longer than block_size", {"idx": np.zeros((B, BLOCK + 1), dtype=int)}, ())]),
-    "implementations.transformer.TinyGPT.forward_incremental": Example(
+    "implementations.language.transformer.TinyGPT.forward_incremental": Example(
         build=lambda: (gpt().forward_incremental, {"idx": IDS, "prompt_length": 2}),
         roles={"idx": f"ids:{V}", "prompt_length": "count"},
         extra=_IDS_EXTRAS + [("sequences longer than block_size", {"idx": np.zeros((B, BLOCK + 1), dtype=int)}, ()),
                              ("a prompt_length above the length of idx", {"prompt_length": T + 1}, ()),
                              ("a prompt_length of True", {"prompt_length": True}, ())]),
-    "implementations.transformer.TinyGPT.loss": Example(
+    "implementations.language.transformer.TinyGPT.loss": Example(
         build=lambda: (gpt().loss, {"idx": IDS, "targets": TARGETS, "ignore_index": None}),
         roles={"idx": f"ids:{V}", "targets": f"labels:{V}:idx"},
         extra=_IDS_EXTRAS + [
@@ -119,7 +119,7 @@ EXAMPLES = {
             ("a fractional ignore_index", {"ignore_index": 1.5}, ()),
             ("a string ignore_index", {"ignore_index": "pad"}, ()),
             ("targets of another length", {"targets": TARGETS[:, :-1]}, ())]),
-    "implementations.transformer.TinyGPT.generate": Example(
+    "implementations.language.transformer.TinyGPT.generate": Example(
         build=lambda: (gpt().generate,
                        {"idx": IDS, "max_new_tokens": 3, "rng": rng(), "temperature": 0.8, "top_k": 3,
                         "use_cache": True}),

@@ -4,8 +4,8 @@ import numpy as np
 
 from contract import Example
 from contract_examples.autograd import any_nd_tensor
-from implementations import vae
-from implementations.autograd import Tensor
+from implementations.engine.autograd import Tensor
+from implementations.generative import vae
 
 _rng = np.random.default_rng(0)
 MU, LOG_VAR = _rng.normal(size=(4, 2)), _rng.normal(size=(4, 2))  # (N, L)
@@ -27,17 +27,17 @@ _X_EXTRAS = [("data of another width than data_dim", {"x": X[:, :3]}, ()),
              ("images (N, H, W) instead of rows", {"x": X.reshape(4, 5, 1)}, ())]
 
 EXAMPLES = {
-    "implementations.vae.gaussian_kl": Example(
+    "implementations.generative.vae.gaussian_kl": Example(
         build=lambda: (vae.gaussian_kl, {"mu": Tensor(MU, requires_grad=True), "log_var": LOG_VAR}),
         roles={"mu": "tensor", "log_var": "tensor"},
         extra=[("a single number", {"mu": 0.5}, ()), ("another shape than mu", {"log_var": LOG_VAR[:, :1]}, ())]),
-    "implementations.vae.reparameterize": Example(
+    "implementations.generative.vae.reparameterize": Example(
         build=lambda: (vae.reparameterize, {"mu": Tensor(MU, requires_grad=True), "log_var": LOG_VAR, "eps": EPS}),
         roles={"mu": "tensor", "log_var": "tensor", "eps": "array:any-nd"},
         extra=[("another shape than mu", {"eps": EPS[..., :1]}, ()),
                ("fewer axes than mu", {"eps": EPS[0, 0]}, ()),
                ("zero samples", {"eps": EPS[:0]}, ())]),
-    "implementations.vae.VAE": Example(
+    "implementations.generative.vae.VAE": Example(
         build=lambda: (vae.VAE, {"data_dim": 5, "latent_dim": 2, "hidden": (4, 3), "rng": rng(),
                                  "likelihood": "gaussian", "sigma": 0.5, "activation": "tanh"}),
         roles={"data_dim": "count", "latent_dim": "count", "rng": "rng", "sigma": "rate"},
@@ -45,30 +45,30 @@ EXAMPLES = {
                ("None", {"hidden": None}, ()), ("a number", {"hidden": 4}, ()),
                ("an unknown likelihood", {"likelihood": "poisson"}, ()),
                ("an unknown activation", {"activation": "swish"}, ())]),
-    "implementations.vae.VAE.forward": Example(
+    "implementations.generative.vae.VAE.forward": Example(
         build=lambda: (model().forward, {"x": X}),
         roles={"x": "tensor"},
         extra=_X_EXTRAS),
-    "implementations.vae.VAE.encode": Example(
+    "implementations.generative.vae.VAE.encode": Example(
         build=lambda: (model().encode, {"x": Tensor(X)}),
         roles={"x": "tensor"},
         extra=_X_EXTRAS),
-    "implementations.vae.VAE.decode": Example(
+    "implementations.generative.vae.VAE.decode": Example(
         build=lambda: (model().decode, {"z": Z}),
         extra=any_nd_tensor("z", Z) + [("codes of another size than latent_dim", {"z": Z[..., :1]}, ()),
                                        ("a single number", {"z": 0.5}, ())]),
-    "implementations.vae.VAE.elbo": Example(
+    "implementations.generative.vae.VAE.elbo": Example(
         build=lambda: (model().elbo, {"x": X, "rng": rng(), "n_samples": 2, "average": False}),
         roles={"x": "tensor", "rng": "rng", "n_samples": "count", "average": "flag"},
         extra=_X_EXTRAS),
-    "implementations.vae.VAE.loss": Example(
+    "implementations.generative.vae.VAE.loss": Example(
         build=lambda: (model().loss, {"x": X, "rng": rng(), "n_samples": 2}),
         roles={"x": "tensor", "rng": "rng", "n_samples": "count"},
         extra=_X_EXTRAS),
-    "implementations.vae.VAE.sample": Example(
+    "implementations.generative.vae.VAE.sample": Example(
         build=lambda: (model().sample, {"n": 3, "rng": rng(), "noise": True}),
         roles={"n": "count", "rng": "rng", "noise": "flag"}),
-    "implementations.vae.latent_grid": Example(
+    "implementations.generative.vae.latent_grid": Example(
         build=lambda: (vae.latent_grid, {"n": 3, "extent": 1.5}),
         roles={"n": "count", "extent": "rate"},
         extra=[("one code per side", {"n": 1}, ())]),

@@ -3,7 +3,7 @@
 import numpy as np
 
 from contract import Example
-from implementations import word2vec
+from implementations.language import word2vec
 
 SENTENCES = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"]
 TOKENS = ["the", "cat", "sat", "on", "the", "mat"]
@@ -30,19 +30,19 @@ _TRAINED = word2vec.Word2Vec().fit(SENTENCES, dim=4, window=2, negatives=2, epoc
                                    batch_size=8)  # read-only use: vector and most_similar do not change the model
 
 EXAMPLES = {
-    "implementations.word2vec.sgns_loss": Example(
+    "implementations.language.word2vec.sgns_loss": Example(
         build=lambda: (word2vec.sgns_loss, {"v": V_, "u_pos": U_POS, "u_neg": U_NEG}),
         roles={"v": "array", "u_pos": "aligned:v", "u_neg": "aligned:v"},
         extra=[("u_pos of another width", {"u_pos": np.ones((3, 5))}, (ValueError,)),
                ("u_neg of another width", {"u_neg": np.ones((3, 2, 5))}, (ValueError,)),
                ("u_neg without the noise axis", {"u_neg": np.ones((3, 4))}, (ValueError,))]),
-    "implementations.word2vec.full_softmax_loss": Example(
+    "implementations.language.word2vec.full_softmax_loss": Example(
         build=lambda: (word2vec.full_softmax_loss, {"v": V_, "U": U, "o": TARGETS}),
         roles={"v": "array", "U": "array", "o": f"ids:{VOCAB}"},
         extra=[("U of another width", {"U": np.ones((VOCAB, 5))}, (ValueError,)),
                ("one target fewer than the rows of v", {"o": TARGETS[:2]}, (ValueError,)),
                ("targets with a second axis", {"o": TARGETS[:, None]}, (ValueError,))]),
-    "implementations.word2vec.cbow_loss": Example(
+    "implementations.language.word2vec.cbow_loss": Example(
         build=lambda: (word2vec.cbow_loss,
                        {"v_context": V_CONTEXT, "mask": MASK, "U": U, "o": TARGETS, "noise": NOISE}),
         roles={"v_context": "array", "mask": "aligned:v_context", "U": "array", "o": f"ids:{VOCAB}",
@@ -54,13 +54,13 @@ EXAMPLES = {
                ("one target fewer than the examples", {"o": TARGETS[:2]}, (ValueError,)),
                ("noise for one example fewer", {"noise": NOISE[:2]}, (ValueError,)),
                ("noise without the noise axis", {"noise": NOISE[:, 0]}, (ValueError,))]),
-    "implementations.word2vec.subsample": Example(
+    "implementations.language.word2vec.subsample": Example(
         build=lambda: (word2vec.subsample, {"tokens": TOKENS, "t": 0.1, "rng": np.random.default_rng(0)}),
         roles={"tokens": "tokens", "t": "rate", "rng": "rng"},
         extra=[("no tokens", {"tokens": []}, (ValueError,))]),
-    "implementations.word2vec.Word2Vec": Example(
+    "implementations.language.word2vec.Word2Vec": Example(
         build=lambda: (word2vec.Word2Vec, {})),
-    "implementations.word2vec.Word2Vec.fit": Example(
+    "implementations.language.word2vec.Word2Vec.fit": Example(
         build=_fit_call,
         roles={"sentences": "sentences", "dim": "count", "window": "count", "negatives": "count",
                "epochs": "count", "rng": "rng", "lr": "rate?", "batch_size": "count", "subsample": "rate?"},
@@ -75,12 +75,12 @@ EXAMPLES = {
                ("an unknown objective", {"objective": "hierarchical"}, (ValueError,)),
                ("the softmax with noise words", {"objective": "softmax"}, (ValueError,)),
                ("a threshold that drops every word", {"subsample": 1e-9}, (ValueError,))]),
-    "implementations.word2vec.Word2Vec.vector": Example(
+    "implementations.language.word2vec.Word2Vec.vector": Example(
         build=lambda: (_TRAINED.vector, {"word": "cat"}),
         extra=[("an unknown word", {"word": "zebra"}, (KeyError,)),
                ("a number", {"word": 3}, (TypeError,)),
                ("a list of words", {"word": ["cat"]}, (TypeError,))]),
-    "implementations.word2vec.Word2Vec.most_similar": Example(
+    "implementations.language.word2vec.Word2Vec.most_similar": Example(
         build=lambda: (_TRAINED.most_similar, {"word": "cat", "k": 2}),
         roles={"k": "count"},
         extra=[("an unknown word", {"word": "zebra"}, (KeyError,)),

@@ -162,7 +162,7 @@ def test_solutions_are_in_their_appendix_and_linked_from_each_exercise(pages):
     assert solutions >= 30, f"only {solutions} solutions in the appendix of solutions"
     assert links == solutions, f"{links} exercises link to a solution, but the appendix has {solutions}"
     assert exercises >= solutions, f"{exercises} exercise boxes for {solutions} solutions"
-    # The check cells' reminder before an attempt (implementations/exercises.py) is left out of the PDF.
+    # The check cells' reminder before an attempt (implementations/notebook/exercises.py) is left out of the PDF.
     stubs = [i + 1 for i, page in enumerate(pages) if "is not implemented yet" in page]
     assert not stubs, f"an exercise stub's 'not implemented yet' reminder is printed on pages {stubs}"
 

@@ -1,0 +1,7 @@
+"""Chapter 8: generative models.
+
+- :mod:`.gan`: generative adversarial networks;
+- :mod:`.vae`: variational autoencoders;
+- :mod:`.diffusion`: denoising diffusion probabilistic models;
+- :mod:`.mmd`: the maximum mean discrepancy and the modes a sampler covers, to judge them all.
+"""

@@ -1,0 +1,199 @@
+"""Judging a generative model by its samples: the maximum mean discrepancy, and the modes of a known mixture it finds.
+
+Chapter 8 of the book. A generative model gives samples, not a density we can evaluate, so it is judged by comparing
+its samples Y with samples X of the data:
+
+- the squared maximum mean discrepancy MMD²(P, Q) = E k(x, x') + E k(y, y') − 2 E k(x, y), x, x' ~ P and
+  y, y' ~ Q independent (Gretton et al., 2012), which for the Gaussian (RBF) kernel k is zero exactly when P = Q,
+  estimated from the samples by :func:`mmd2`, with a bandwidth from :func:`median_bandwidth` or set by hand;
+- for data drawn from a known mixture (:func:`implementations.synthetic.make_gaussian_ring`), how many of its K modes
+  the samples reach (:func:`modes_covered`) and what fraction of the samples lies near some mode
+  (:func:`high_quality_fraction`): a model that collapses onto a few modes can have good samples and still miss most
+  of the distribution.
+"""
+
+import numpy as np
+
+from .._validation import as_finite_array, check_flag, check_nonnegative, check_positive, check_positive_int
+from ..kernel_methods.kernels import rbf_kernel
+
+__all__ = ["mmd2", "median_bandwidth", "assign_to_modes", "modes_covered", "high_quality_fraction"]
+
+
+def _two_samples(X, Y, *, names=("X", "Y"), min_rows=1):
+    """X (m, D) and Y (n, D) as float arrays in the same space, each with at least ``min_rows`` rows.
+
+    ``names`` are the arguments' public names, for the messages.
+    """
+    X = as_finite_array(X, names[0], ndim=2)
+    Y = as_finite_array(Y, names[1], ndim=2)
+    for name, sample in zip(names, (X, Y), strict=True):
+        if sample.shape[0] < min_rows:
+            raise ValueError(f"{name} has {sample.shape[0]} rows (shape {sample.shape}); expected at least "
+                             f"{min_rows} points, one per row.")
+    if X.shape[1] != Y.shape[1]:
+        raise ValueError(f"{names[0]} has {X.shape[1]} coordinates per point but {names[1]} has {Y.shape[1]}; "
+                         "expected points of the same space, of shapes (m, D) and (n, D).")
+    return X, Y
+
+
+def _squared_distances(X, Y):
+    """‖x_i − y_j‖² for all pairs, as ‖x‖² + ‖y‖² − 2 x·y: one matrix product instead of an (m, n, D) array."""
+    squared = (X**2).sum(axis=1)[:, None] + (Y**2).sum(axis=1)[None, :] - 2.0 * X @ Y.T  # (m, n)
+    return np.maximum(squared, 0.0)  # round-off can make a distance of 0 slightly negative
+
+
+def mmd2(X, Y, *, bandwidth, unbiased=True):
+    """Estimate of the squared maximum mean discrepancy MMD²(P, Q) of eq. (8.12) between samples X ~ P and Y ~ Q.
+
+    With k(x, y) = exp(−‖x − y‖² / (2σ²)), chapter 3's :func:`~implementations.kernels.rbf_kernel` of width σ, and
+    K_XX, K_YY, K_XY its matrices on the samples,
+
+    * ``unbiased=True``, the U-statistic of Gretton et al. (2012, Lemma 6), whose expectation is MMD² exactly:
+
+          MMD²_u = 1/(m(m−1)) Σ_{i≠j} k(x_i, x_j) + 1/(n(n−1)) Σ_{i≠j} k(y_i, y_j) − 2/(mn) Σ_{i,j} k(x_i, y_j);
+
+      the diagonal terms k(x_i, x_i) = 1 are left out, so it can be slightly negative when P = Q;
+    * ``unbiased=False``, the V-statistic (their eq. 5), the same with the diagonals kept and 1/m², 1/n²:
+
+          MMD²_b = 1/m² Σ_{i,j} k(x_i, x_j) + 1/n² Σ_{i,j} k(y_i, y_j) − 2/(mn) Σ_{i,j} k(x_i, y_j) ≥ 0,
+
+      which overestimates: when P = Q its expectation is (1/m + 1/n)(1 − E k(x, x')) > 0, not 0.
+
+    The estimate depends on σ: compare models only at the same bandwidth, and report it.
+
+    Parameters
+    ----------
+    X : array_like of shape (m, D)
+        Sample of P (e.g. the data); m ≥ 2 for the unbiased estimate.
+    Y : array_like of shape (n, D)
+        Sample of Q (e.g. a model's samples); n ≥ 2 for the unbiased estimate.
+    bandwidth : float
+        σ > 0 (see :func:`median_bandwidth` for a default).
+    unbiased : bool, default True
+
+    Returns
+    -------
+    float
+    """
+    unbiased = check_flag(unbiased, "unbiased")
+    X, Y = _two_samples(X, Y, min_rows=2 if unbiased else 1)
+    sigma = check_positive(bandwidth, "bandwidth")
+    m, n = X.shape[0], Y.shape[0]
+    K_XX = rbf_kernel(X, X, width=sigma)  # (m, m)
+    K_YY = rbf_kernel(Y, Y, width=sigma)  # (n, n)
+    K_XY = rbf_kernel(X, Y, width=sigma)  # (m, n)
+    if unbiased:  # leave out the m (and n) pairs of a point with itself
+        within_X = (K_XX.sum() - np.trace(K_XX)) / (m * (m - 1))
+        within_Y = (K_YY.sum() - np.trace(K_YY)) / (n * (n - 1))
+    else:
+        within_X, within_Y = K_XX.sum() / m**2, K_YY.sum() / n**2
+    return float(within_X + within_Y - 2.0 * K_XY.mean())
+
+
+def median_bandwidth(X, Y):
+    """The median heuristic: σ = the median Euclidean distance ‖z_i − z_j‖ between two points of the pooled sample.
+
+    Z = [X; Y] has N = m + n rows; the median is over its N(N − 1)/2 pairs i < j (each pair once, no point with
+    itself), of the distances themselves, not squared. It is the scale at which the Gaussian kernel
+    exp(−‖z − z'‖² / (2σ²)) of a typical pair is e^(−1/2) ≈ 0.61; Gretton et al. (2012) use it in their experiments.
+    It sees the overall scale of the data, not finer structure: for the eight narrow modes of
+    :func:`~implementations.synthetic.make_gaussian_ring` it is about 2√2 ≈ 2.8 (the distance between modes a
+    quarter-turn apart), the scale of the whole ring, and an MMD² at that bandwidth barely tells sharp modes from
+    blurred ones; a bandwidth of the modes' scale does. It costs O(N²)
+    memory: a few thousand points at most.
+
+    Parameters
+    ----------
+    X : array_like of shape (m, D)
+    Y : array_like of shape (n, D)
+        m + n ≥ 2.
+
+    Returns
+    -------
+    float
+        σ > 0.
+    """
+    X, Y = _two_samples(X, Y)
+    Z = np.vstack([X, Y])  # (N, D)
+    N = Z.shape[0]
+    if N < 2:
+        raise ValueError("X and Y hold one point in all; expected at least two points to measure a distance between.")
+    i, j = np.triu_indices(N, k=1)  # the N(N − 1)/2 pairs i < j
+    distances = np.sqrt(_squared_distances(Z, Z)[i, j])  # (N(N − 1)/2,)
+    sigma = float(np.median(distances))
+    if sigma == 0.0:
+        raise ValueError("the median distance between the points of X and Y is 0 (more than half of the pairs "
+                         "coincide), which is no bandwidth; pass a bandwidth chosen by hand instead.")
+    return sigma
+
+
+def assign_to_modes(samples, centres, *, radius):
+    """The mode each sample belongs to: its nearest centre if that lies within ``radius``, else −1.
+
+    Parameters
+    ----------
+    samples : array_like of shape (N, D)
+    centres : array_like of shape (K, D)
+        The K known modes μ_k (e.g. :func:`implementations.synthetic.gaussian_ring_centres`).
+    radius : float
+        r ≥ 0. A common choice is 3σ for modes of standard deviation σ, which keeps 98.9% of a 2-D Gaussian's mass
+        (1 − e^(−9/2)).
+
+    Returns
+    -------
+    mode : ndarray of shape (N,), int64
+        k = argmin_k ‖x − μ_k‖ where that distance is ≤ r, −1 where no centre is that close.
+    """
+    samples, centres = _two_samples(samples, centres, names=("samples", "centres"))
+    r = check_nonnegative(radius, "radius")
+    squared = _squared_distances(samples, centres)  # (N, K)
+    nearest = squared.argmin(axis=1)  # (N,)
+    near_enough = squared[np.arange(len(nearest)), nearest] <= r**2  # (N,)
+    return np.where(near_enough, nearest, -1).astype(np.int64)
+
+
+def modes_covered(samples, centres, *, radius, min_count=1):
+    """How many of the K modes receive at least ``min_count`` samples within ``radius`` (of :func:`assign_to_modes`).
+
+    "Modes covered out of K" (Metz et al., 2017; Srivastava et al., 2017): a model that has collapsed onto a few
+    modes covers few of them however good its samples look.
+
+    Parameters
+    ----------
+    samples : array_like of shape (N, D)
+    centres : array_like of shape (K, D)
+    radius : float
+        r ≥ 0, see :func:`assign_to_modes`.
+    min_count : int, default 1
+        Samples a mode needs to count as covered, ≥ 1; a larger value ignores a mode hit by a stray sample or two.
+
+    Returns
+    -------
+    int
+        Between 0 and K.
+    """
+    min_count = check_positive_int(min_count, "min_count")
+    mode = assign_to_modes(samples, centres, radius=radius)  # (N,)
+    K = len(centres)
+    counts = np.bincount(mode[mode >= 0], minlength=K)  # (K,) samples per mode
+    return int((counts >= min_count).sum())
+
+
+def high_quality_fraction(samples, centres, *, radius):
+    """The fraction of samples within ``radius`` of some mode (of :func:`assign_to_modes`): the "high-quality" ones.
+
+    Parameters
+    ----------
+    samples : array_like of shape (N, D)
+    centres : array_like of shape (K, D)
+    radius : float
+        r ≥ 0.
+
+    Returns
+    -------
+    float
+        Between 0 and 1.
+    """
+    return float(np.mean(assign_to_modes(samples, centres, radius=radius) >= 0))
+

@@ -1,0 +1,326 @@
+"""Variational autoencoders (Kingma and Welling, 2014) on the autograd engine.
+
+Chapter 8 of the book. The model draws a latent code z ~ p(z) = N(0, I) and then x ~ p_θ(x | z), whose
+parameters a decoder network computes from z. Its likelihood p_θ(x) = ∫ p_θ(x | z) p(z) dz has no closed form, so
+an encoder network proposes q_φ(z | x) = N(μ_φ(x), diag σ²_φ(x)) and both are trained on the evidence lower bound
+
+    log p_θ(x) >= ELBO(x) = E_{z ~ q_φ(z | x)} log p_θ(x | z) − KL(q_φ(z | x) ‖ p(z)),
+
+whose gap is KL(q_φ(z | x) ‖ p_θ(z | x)) >= 0. The first term (the *reconstruction* term) is estimated by sampling
+z = μ + σ ⊙ ε with ε ~ N(0, I) (:func:`reparameterize`), which makes the sample a differentiable function of μ and
+σ; the second has the closed form :func:`gaussian_kl`.
+
+Sign convention: ``elbo`` is the bound itself, in nats per example, to be *maximized*; the training loss is its
+negative, ``loss = −elbo`` (averaged over the batch). The encoder outputs log σ² (``log_var``) rather than σ, so
+that any real output is a valid variance.
+
+Samples are rows: data (N, data_dim), codes (N, latent_dim).
+"""
+
+import numpy as np
+
+from .._validation import (
+    as_array,
+    check_finite_values,
+    check_flag,
+    check_hidden_sizes,
+    check_positive,
+    check_positive_int,
+    check_rng,
+)
+from ..engine.autograd import Tensor, _tensor_argument, _unbroadcast, no_grad
+from ..engine.functional import _softplus
+from ..nn.layers import MLP, _check_activation
+from ..nn.module import Module
+
+__all__ = ["gaussian_kl", "reparameterize", "VAE", "latent_grid"]
+
+LIKELIHOODS = ("gaussian", "bernoulli")
+
+
+def _pair(mu, log_var):
+    """``mu`` and ``log_var`` as Tensors of the same shape (..., L), L >= 1."""
+    mu = _tensor_argument(mu, "mu", allow_empty=False)
+    log_var = _tensor_argument(log_var, "log_var", allow_empty=False)
+    if mu.ndim == 0:
+        raise ValueError("mu is a single number; expected shape (..., L) with the L latent dimensions on the last "
+                         "axis. Use mu.reshape(1) for a 1-D latent space.")
+    if log_var.shape != mu.shape:
+        raise ValueError(f"log_var has shape {log_var.shape} but mu has shape {mu.shape}; expected one log-variance "
+                         "per mean (equal shapes).")
+    return mu, log_var
+
+
+def gaussian_kl(mu, log_var):
+    """KL(N(μ, diag σ²) ‖ N(0, I)) = ½ Σ_j (μ_j² + σ_j² − 1 − log σ_j²) over the latent dimensions j, eq. (8.6).
+
+    The closed form follows from KL = E_q[log q(z) − log p(z)] for two Gaussians: E_q[−(z − μ)²/(2σ²)] = −½ and
+    E_q[z²] = μ² + σ², per dimension, the normalizing constants giving −½ log σ². It is >= 0, and 0 only at μ = 0,
+    σ² = 1.
+
+    Parameters
+    ----------
+    mu : Tensor or array of shape (..., L)
+        The means μ of q.
+    log_var : Tensor or array of shape (..., L)
+        log σ², the log-variances of q.
+
+    Returns
+    -------
+    Tensor of shape (...)
+        One KL divergence per row, in nats.
+    """
+    mu, log_var = _pair(mu, log_var)
+    return 0.5 * (mu * mu + log_var.exp() - 1.0 - log_var).sum(axis=-1)  # (...)
+
+
+def reparameterize(mu, log_var, eps):
+    """z = μ + exp(½ log σ²) ⊙ ε, eq. (8.7): a sample of N(μ, diag σ²), differentiable in μ and log σ².
+
+    The noise ε ~ N(0, I) is drawn outside, so the randomness is an input, not part of the graph (the
+    reparameterization trick). The local derivatives are those of one line of algebra: ∂z/∂μ = 1 and
+    ∂z/∂(log σ²) = ½ σ ε.
+
+    Parameters
+    ----------
+    mu, log_var : Tensor or array of shape (..., L)
+    eps : array_like of shape (..., L), or (K, ..., L)
+        Standard normal noise; extra leading axes give K samples per (μ, σ²) at once.
+
+    Returns
+    -------
+    z : Tensor of the shape of ``eps``
+    """
+    mu, log_var = _pair(mu, log_var)
+    eps = check_finite_values(as_array(eps, "eps"), "eps")
+    if eps.ndim < mu.ndim or eps.shape[eps.ndim - mu.ndim:] != mu.shape or eps.size == 0:
+        raise ValueError(f"eps has shape {eps.shape}; expected the shape of mu, {mu.shape}, possibly after leading "
+                         f"sample axes, e.g. (K, {', '.join(map(str, mu.shape))}) for K samples each.")
+    sigma = np.exp(0.5 * log_var.data)  # (..., L)
+    z = mu.data + sigma * eps  # (K, ..., L)
+
+    def backward(g):  # ∂z/∂μ = 1, ∂z/∂(log σ²) = ½ σ ε; sample axes summed back
+        return _unbroadcast(g, mu.shape), _unbroadcast(g * (0.5 * sigma * eps), log_var.shape)
+
+    return Tensor._result(z, (mu, log_var), backward, "reparameterize")
+
+
+class VAE(Module):
+    """A variational autoencoder: a Gaussian encoder q_φ(z | x) and a decoder p_θ(x | z), two MLPs.
+
+    * Encoder: ``MLP([data_dim, *hidden, 2 * latent_dim])``; its output is split into μ (the first latent_dim
+      columns) and log σ² (the rest).
+    * Decoder: ``MLP([latent_dim, *reversed(hidden), data_dim])``; its output is
+
+      - for ``likelihood="gaussian"``: the mean m(z) of p(x | z) = N(m(z), s² I) with the fixed standard deviation
+        s = ``sigma``, so log p(x | z) = −‖x − m(z)‖² / (2s²) − (D/2) log(2π s²): for real-valued data (2-D points);
+      - for ``likelihood="bernoulli"``: the logits l(z) of independent Bernoulli pixels, so
+        log p(x | z) = Σ_d [x_d l_d − log(1 + e^{l_d})], the negative binary cross-entropy: for images with pixels
+        in [0, 1] (such as the 8 × 8 digits divided by 16). For grey values strictly between 0 and 1 this is the
+        usual cross-entropy reconstruction term rather than a normalized density.
+
+    With ``hidden=()`` both maps are linear, and the Gaussian model is probabilistic PCA: x = z A + b + s ε.
+
+    Parameters
+    ----------
+    data_dim : int >= 1
+        D, the number of features of x.
+    latent_dim : int >= 1
+        L, the size of z.
+    hidden : tuple of int, default (64,)
+        Widths of the encoder's hidden layers; the decoder's are the same in reverse order.
+    rng : numpy.random.Generator
+        Initializes the encoder, then the decoder.
+    likelihood : {"gaussian", "bernoulli"}, default "gaussian"
+    sigma : float > 0, default 0.1
+        s, the decoder's standard deviation (``likelihood="gaussian"`` only): small s weighs the reconstruction
+        more against the KL term.
+    activation : {"relu", "tanh", "gelu", "sigmoid"}, default "relu"
+    """
+
+    def __init__(self, data_dim, latent_dim, *, hidden=(64,), rng, likelihood="gaussian", sigma=0.1,
+                 activation="relu"):
+        self.data_dim = check_positive_int(data_dim, "data_dim")
+        self.latent_dim = check_positive_int(latent_dim, "latent_dim")
+        hidden = check_hidden_sizes(hidden, "hidden")
+        rng = check_rng(rng)
+        if not isinstance(likelihood, str) or likelihood not in LIKELIHOODS:
+            raise ValueError(f"likelihood must be one of {list(LIKELIHOODS)}; received {likelihood!r}. Use "
+                             "'gaussian' for real-valued data, 'bernoulli' for pixels in [0, 1].")
+        self.likelihood = likelihood
+        self.sigma = check_positive(sigma, "sigma")
+        activation = _check_activation(activation)
+        self.encoder = MLP([self.data_dim, *hidden, 2 * self.latent_dim], activation=activation, rng=rng)
+        self.decoder = MLP([self.latent_dim, *hidden[::-1], self.data_dim], activation=activation, rng=rng)
+
+    # --- checks ---------------------------------------------------------------------------------------------------
+
+    def _data(self, x):
+        """``x`` as a non-empty Tensor of shape (N, data_dim), in [0, 1] for a Bernoulli decoder."""
+        x = _tensor_argument(x, "x", allow_empty=False)
+        if x.ndim != 2 or x.shape[1] != self.data_dim:
+            hint = " For images, flatten them first: x.reshape(len(x), -1)." if x.ndim > 2 else ""
+            raise ValueError(f"x must have shape (N, {self.data_dim}), one row of data_dim = {self.data_dim} "
+                             f"features per example; received shape {x.shape}.{hint}")
+        if self.likelihood == "bernoulli" and ((x.data < 0) | (x.data > 1)).any():
+            raise ValueError(f"x must lie in [0, 1] for likelihood='bernoulli' (pixel intensities); received values "
+                             f"from {x.data.min():g} to {x.data.max():g}. Scale the data first (digits: x / 16).")
+        return x
+
+    def _codes(self, z):
+        z = _tensor_argument(z, "z", allow_empty=False)
+        if z.ndim == 0 or z.shape[-1] != self.latent_dim:
+            raise ValueError(f"z must have shape (..., {self.latent_dim}), latent_dim = {self.latent_dim} values per "
+                             f"code on the last axis; received shape {z.shape}.")
+        return z
+
+    # --- the two networks -----------------------------------------------------------------------------------------
+
+    def forward(self, x):
+        """The encoder's (μ, log σ²) for ``x`` (the same as :meth:`encode`)."""
+        return self.encode(x)
+
+    def encode(self, x):
+        """The parameters of q_φ(z | x) = N(μ, diag σ²) for a batch.
+
+        Parameters
+        ----------
+        x : Tensor or array of shape (N, data_dim)
+
+        Returns
+        -------
+        mu, log_var : Tensors of shape (N, latent_dim)
+        """
+        x = self._data(x)
+        h = self.encoder(x)  # (N, 2L)
+        L = self.latent_dim
+        return h[:, :L], h[:, L:]  # μ, log σ²: (N, L) each
+
+    def _decoder_output(self, z):
+        """The decoder's raw output for codes (..., L): the Gaussian mean, or the Bernoulli logits."""
+        return self.decoder(z)  # (..., D)
+
+    def decode(self, z):
+        """The mean of p_θ(x | z) for codes z: the Gaussian mean m(z), or the pixel probabilities σ(l(z)).
+
+        Parameters
+        ----------
+        z : Tensor or array of shape (..., latent_dim)
+            Any batch shape: a grid of codes from :func:`latent_grid`, of shape (n, n, 2), decodes to
+            (n, n, data_dim) in one call.
+
+        Returns
+        -------
+        Tensor of shape (..., data_dim)
+        """
+        z = self._codes(z)
+        out = self._decoder_output(z)  # (..., D)
+        return out.sigmoid() if self.likelihood == "bernoulli" else out
+
+    def _log_likelihood(self, x, out):
+        """log p_θ(x | z) summed over the D features, for decoder outputs ``out`` (K, N, D) and data x (N, D)."""
+        if self.likelihood == "bernoulli":
+            return (x * out - _softplus(out)).sum(axis=-1)  # (K, N): Σ_d x_d l_d − log(1 + e^{l_d})
+        s2 = self.sigma**2
+        squared = ((out - x) ** 2).sum(axis=-1)  # (K, N): ‖x − m(z)‖²
+        return squared * (-0.5 / s2) - 0.5 * self.data_dim * np.log(2 * np.pi * s2)  # (K, N)
+
+    # --- the bound ------------------------------------------------------------------------------------------------
+
+    def elbo(self, x, *, rng, n_samples=1, average=True):
+        """The evidence lower bound ELBO(x) = E_q log p_θ(x | z) − KL(q_φ(z | x) ‖ N(0, I)) <= log p_θ(x), eq. (8.5).
+
+        The expectation is estimated with ``n_samples`` codes z = μ + σ ⊙ ε per example (:func:`reparameterize`,
+        ε ~ N(0, I) from ``rng``); the KL term is exact (:func:`gaussian_kl`). The estimate is unbiased for the
+        ELBO, and differentiable with respect to every parameter of the encoder and the decoder.
+
+        Parameters
+        ----------
+        x : Tensor or array of shape (N, data_dim)
+            In [0, 1] for ``likelihood="bernoulli"``.
+        rng : numpy.random.Generator
+            Draws ε, of shape (n_samples, N, latent_dim); a generator seeded the same way repeats the same ε.
+        n_samples : int >= 1, default 1
+        average : bool, default True
+            Average the three terms over the N examples; with False, return one value per example.
+
+        Returns
+        -------
+        elbo, reconstruction, kl : Tensors of shape () (or (N,) with ``average=False``)
+            In nats, with elbo = reconstruction − kl; elbo is to be maximized (the loss is −elbo, :meth:`loss`).
+        """
+        x = self._data(x)
+        rng = check_rng(rng)
+        n_samples = check_positive_int(n_samples, "n_samples")
+        average = check_flag(average, "average")
+        mu, log_var = self.encode(x)  # (N, L) each
+        eps = rng.standard_normal((n_samples, *mu.shape))  # (K, N, L)
+        z = reparameterize(mu, log_var, eps)  # (K, N, L)
+        reconstruction = self._log_likelihood(x, self._decoder_output(z)).mean(axis=0)  # (N,): mean over K samples
+        kl = gaussian_kl(mu, log_var)  # (N,)
+        elbo = reconstruction - kl  # (N,)
+        if average:
+            return elbo.mean(), reconstruction.mean(), kl.mean()
+        return elbo, reconstruction, kl
+
+    def loss(self, x, *, rng, n_samples=1):
+        """−ELBO averaged over the batch: the training loss, in nats per example (see :meth:`elbo`).
+
+        Returns
+        -------
+        Tensor of shape ()
+        """
+        elbo, _, _ = self.elbo(x, rng=rng, n_samples=n_samples)
+        return -elbo
+
+    def sample(self, n, *, rng, noise=False):
+        """n new data from the model: z ~ N(0, I), then the mean of p_θ(x | z), computed without a graph.
+
+        Parameters
+        ----------
+        n : int >= 1
+        rng : numpy.random.Generator
+            Draws z (and the noise of x).
+        noise : bool, default False
+            Draw x ~ p_θ(x | z) itself instead of its mean: the mean plus N(0, s²) noise, or 0/1 pixels. Pictures
+            of VAE samples usually show the mean.
+
+        Returns
+        -------
+        ndarray of shape (n, data_dim)
+        """
+        n = check_positive_int(n, "n")
+        rng = check_rng(rng)
+        noise = check_flag(noise, "noise")
+        z = rng.standard_normal((n, self.latent_dim))  # (n, L)
+        with no_grad():
+            mean = self.decode(z).data  # (n, D)
+        if not noise:
+            return mean
+        if self.likelihood == "bernoulli":
+            return (rng.random(mean.shape) < mean).astype(np.float64)  # pixel d is 1 with probability mean_d
+        return mean + self.sigma * rng.standard_normal(mean.shape)
+
+
+def latent_grid(n, *, extent=2.0):
+    """A square grid of 2-D codes, laid out as an image, for decoding with :meth:`VAE.decode`.
+
+    Parameters
+    ----------
+    n : int >= 2
+        Codes per side.
+    extent : float > 0, default 2.0
+        The grid spans [−extent, extent] in both coordinates (2.0: two prior standard deviations).
+
+    Returns
+    -------
+    z : ndarray of shape (n, n, 2)
+        z[i, j] = (u_j, v_i) with u increasing left to right and v decreasing top to bottom, as on a plot.
+    """
+    n = check_positive_int(n, "n")
+    if n < 2:
+        raise ValueError(f"n must be at least 2 codes per side; received {n}.")
+    extent = check_positive(extent, "extent")
+    u = np.linspace(-extent, extent, n)  # (n,): left to right
+    v = u[::-1]  # (n,): top to bottom
+    return np.stack(np.meshgrid(u, v), axis=-1)  # (n, n, 2): [i, j] = (u_j, v_i)

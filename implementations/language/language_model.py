@@ -1,0 +1,241 @@
+"""Training and evaluating a language model on a long token sequence (chapter 7).
+
+A text becomes one long sequence of token ids. Training reads it through random windows: a batch of B windows of
+T + 1 consecutive tokens, whose first T tokens are the input and whose last T the targets, so that position t of a
+window predicts token t + 1 (teacher forcing over the whole window, as the causal mask allows). Evaluation reads a
+held-out sequence in consecutive windows and reports the mean cross-entropy per token, in nats; its exponential is
+the perplexity, comparable with :func:`implementations.ngram.cross_entropy` on the same tokens.
+
+:func:`train_language_model` is the loop that trained the book's model of *Persuasion*
+(``tools/train_language_model.py`` writes the trained state to ``data/``): AdamW, a linear warm-up followed by cosine
+decay, and gradient clipping.
+"""
+
+import json
+
+import numpy as np
+
+from .._validation import (
+    check_ids,
+    check_nonnegative,
+    check_nonnegative_int,
+    check_positive,
+    check_positive_int,
+    check_rng,
+)
+from ..data import datasets
+from ..engine.autograd import no_grad
+from ..nn.optim import AdamW, clip_grad_norm, warmup_cosine
+from .bpe import BPETokenizer
+from .transformer import TinyGPT
+
+__all__ = ["random_windows", "evaluation_windows", "train_language_model", "mean_cross_entropy",
+           "load_persuasion_model"]
+
+PERSUASION_MODEL = "persuasion_tinygpt.npz"
+
+
+def _check_model(model):
+    if not all(callable(getattr(model, name, None)) for name in ("loss", "parameters")) or not hasattr(
+            model, "block_size"):
+        raise TypeError(f"model must be a language model with loss(idx, targets), parameters() and block_size, such "
+                        f"as TinyGPT; received {type(model).__name__}.")
+    return model
+
+
+def _sequence(ids, name, block_size, vocab_size=np.inf):
+    """``ids`` as a 1-D int64 array of token ids (below ``vocab_size``), long enough for one window and its target."""
+    ids = check_ids(ids, name, vocab_size=vocab_size, ndim=1)
+    if ids.size < block_size + 1:
+        raise ValueError(f"{name} must hold at least block_size + 1 = {block_size + 1} tokens (one window and the "
+                         f"token after it); received {ids.size}. Pass a longer text or a smaller block_size.")
+    return ids
+
+
+def random_windows(ids, block_size, batch_size, *, rng):
+    """A batch of random windows of ``ids``: inputs and targets, the targets shifted by one token.
+
+    Parameters
+    ----------
+    ids : array_like of int, shape (n,), n > block_size
+        The token sequence.
+    block_size : int
+        T, the window length.
+    batch_size : int
+        B.
+    rng : numpy.random.Generator
+        Draws the B start positions uniformly from 0, …, n − T − 1.
+
+    Returns
+    -------
+    inputs, targets : int arrays of shape (B, T); targets[b, t] = inputs[b, t + 1] for t < T − 1
+    """
+    block_size = check_positive_int(block_size, "block_size")
+    batch_size = check_positive_int(batch_size, "batch_size")
+    rng = check_rng(rng)
+    ids = _sequence(ids, "ids", block_size)
+    starts = rng.integers(0, ids.size - block_size, size=batch_size)  # (B,)
+    rows = starts[:, None] + np.arange(block_size + 1)  # (B, T + 1): each window's positions
+    windows = ids[rows]
+    return windows[:, :-1], windows[:, 1:]
+
+
+def evaluation_windows(ids, block_size):
+    """``ids`` cut into consecutive, non-overlapping windows: inputs and targets of shape (W, T).
+
+    Every token after the first of the first ⌊(n − 1) / T⌋·T + 1 is a target exactly once, predicted from the
+    tokens of its own window before it (0 to T − 1 of them), as a model with a context of T tokens reads a text
+    it has not seen. The few tokens that do not fill a last window are left out.
+
+    Parameters
+    ----------
+    ids : array_like of int, shape (n,), n > block_size
+    block_size : int
+
+    Returns
+    -------
+    inputs, targets : int arrays of shape (W, T), W = ⌊(n − 1) / T⌋
+    """
+    block_size = check_positive_int(block_size, "block_size")
+    ids = _sequence(ids, "ids", block_size)
+    W = (ids.size - 1) // block_size
+    inputs = ids[: W * block_size].reshape(W, block_size)
+    targets = ids[1 : W * block_size + 1].reshape(W, block_size)
+    return inputs, targets
+
+
+def mean_cross_entropy(model, ids, *, batch_size=64):
+    """Mean cross-entropy per token, in nats, of ``model`` on ``ids`` read in :func:`evaluation_windows`.
+
+    Parameters
+    ----------
+    model : TinyGPT (or any model with ``loss``, ``parameters`` and ``block_size``)
+    ids : array_like of int, shape (n,), n > model.block_size
+    batch_size : int, default 64
+        Windows per forward pass (memory only: the result does not depend on it beyond round-off).
+
+    Returns
+    -------
+    float
+        exp of it is the model's perplexity on ``ids``.
+    """
+    model = _check_model(model)
+    batch_size = check_positive_int(batch_size, "batch_size")
+    ids = _sequence(ids, "ids", model.block_size, getattr(model, "vocab_size", np.inf))
+    inputs, targets = evaluation_windows(ids, model.block_size)
+    total = 0.0
+    with no_grad():
+        for start in range(0, len(inputs), batch_size):
+            rows = slice(start, start + batch_size)
+            total += model.loss(inputs[rows], targets[rows]).item() * targets[rows].size
+    return total / targets.size
+
+
+def train_language_model(model, ids, *, steps, batch_size, lr, warmup_steps, rng, weight_decay=0.1, max_norm=1.0,
+                         min_lr=0.0, val_ids=None, eval_every=None):
+    """Train ``model`` on random windows of ``ids`` with AdamW, warm-up + cosine decay and gradient clipping.
+
+    Step t draws ``batch_size`` windows of ``model.block_size`` tokens (:func:`random_windows`), sets the rate to
+    ``warmup_cosine(t, lr=lr, warmup_steps=warmup_steps, total_steps=steps, min_lr=min_lr)``, clips the gradient's
+    norm at ``max_norm`` and takes one AdamW step (decoupled weight decay ``weight_decay``, applied to every
+    parameter).
+
+    Parameters
+    ----------
+    model : TinyGPT
+    ids : array_like of int, shape (n,)
+        The training tokens.
+    steps, batch_size : int
+    lr : float > 0
+        The peak learning rate.
+    warmup_steps : int, 0 <= warmup_steps < steps
+    rng : numpy.random.Generator
+        Draws the windows.
+    weight_decay : float >= 0, default 0.1
+    max_norm : float > 0, default 1.0
+    min_lr : float in [0, lr], default 0
+    val_ids : array_like of int, optional
+        Held-out tokens, scored with :func:`mean_cross_entropy` every ``eval_every`` steps and after the last.
+    eval_every : int, optional
+        Required with ``val_ids``.
+
+    Returns
+    -------
+    history : dict of ndarray
+        ``loss`` (steps,) the training batch's loss before each step, ``lr`` (steps,) its rate, ``grad_norm``
+        (steps,) the gradient norm before clipping; with ``val_ids``, ``val_step`` and ``val_loss``.
+    """
+    model = _check_model(model)
+    steps = check_positive_int(steps, "steps")
+    batch_size = check_positive_int(batch_size, "batch_size")
+    lr = check_positive(lr, "lr")
+    warmup_steps = check_nonnegative_int(warmup_steps, "warmup_steps")
+    weight_decay = check_nonnegative(weight_decay, "weight_decay")
+    max_norm = check_positive(max_norm, "max_norm")
+    min_lr = check_nonnegative(min_lr, "min_lr")
+    rng = check_rng(rng)
+    warmup_cosine(0, lr=lr, warmup_steps=warmup_steps, total_steps=steps, min_lr=min_lr)  # checks them together
+    vocab_size = getattr(model, "vocab_size", np.inf)
+    ids = _sequence(ids, "ids", model.block_size, vocab_size)
+    if (val_ids is None) != (eval_every is None):
+        raise ValueError("val_ids and eval_every go together: pass both to score held-out tokens during training "
+                         f"(e.g. eval_every=100), or neither; received val_ids={'None' if val_ids is None else '...'} "
+                         f"and eval_every={eval_every!r}.")
+    if val_ids is not None:
+        val_ids = _sequence(val_ids, "val_ids", model.block_size, vocab_size)
+        eval_every = check_positive_int(eval_every, "eval_every")
+    params = model.parameters()
+    optimizer = AdamW(params, lr=lr, weight_decay=weight_decay)
+    history = {"loss": np.empty(steps), "lr": np.empty(steps), "grad_norm": np.empty(steps)}
+    val_step, val_loss = [], []
+    for t in range(steps):
+        optimizer.lr = warmup_cosine(t, lr=lr, warmup_steps=warmup_steps, total_steps=steps, min_lr=min_lr)
+        inputs, targets = random_windows(ids, model.block_size, batch_size, rng=rng)
+        loss = model.loss(inputs, targets)
+        optimizer.zero_grad()
+        loss.backward()
+        history["grad_norm"][t] = clip_grad_norm(params, max_norm)
+        optimizer.step()
+        history["loss"][t], history["lr"][t] = loss.item(), optimizer.lr
+        if val_ids is not None and ((t + 1) % eval_every == 0 or t + 1 == steps):
+            val_step.append(t + 1)
+            val_loss.append(mean_cross_entropy(model, val_ids))
+    if val_ids is not None:
+        history["val_step"], history["val_loss"] = np.array(val_step), np.array(val_loss)
+    return history
+
+
+def load_persuasion_model(*, data_dir=None):
+    """The book's TinyGPT trained on *Persuasion*, written by ``tools/train_language_model.py``.
+
+    The file is checked against ``data/SHA256SUMS`` first (:func:`~implementations.datasets.verify_checksum`).
+
+    Parameters
+    ----------
+    data_dir : str or pathlib.Path, optional
+        Folder holding ``persuasion_tinygpt.npz`` and ``SHA256SUMS``; defaults to the repository's ``data/``.
+
+    Returns
+    -------
+    model : TinyGPT
+        With the trained parameters.
+    tokenizer : BPETokenizer
+        The tokenizer whose ids the model reads (trained on ``load_persuasion(split="train")``).
+    history : dict of ndarray
+        As returned by :func:`train_language_model`.
+    config : dict
+        The sizes and the training settings.
+    """
+    path = datasets._data_folder(data_dir, PERSUASION_MODEL) / PERSUASION_MODEL
+    datasets._verify_checksum(path)  # names the file and how to restore it
+    with np.load(path, allow_pickle=False) as stored:
+        config = json.loads(str(stored["config"]))
+        pairs = stored["merges"][:, :2]  # (V − 256, 2): merge k joined pairs[k] into id 256 + k
+        state = {key.removeprefix("param/"): stored[key] for key in stored.files if key.startswith("param/")}
+        history = {key.removeprefix("history/"): stored[key] for key in stored.files if key.startswith("history/")}
+    tokenizer = BPETokenizer.from_merges(pairs)
+    model = TinyGPT(config["vocab_size"], config["block_size"], config["d_model"], config["num_heads"],
+                    config["num_layers"], config["d_ff"], rng=np.random.default_rng(config["seed"]),
+                    tie_weights=config["tie_weights"])
+    model.load_state_dict(state)
+    return model, tokenizer, history, config

@@ -1,0 +1,211 @@
+"""Generalized linear models fitted by Newton's method: a Newton loop for any cost, and Poisson regression.
+
+Chapter 2, section "Generalized linear models". Conventions are those of :mod:`implementations.logistic`:
+
+* ``X`` has shape (N, m): N examples, m raw features, **no** bias column;
+* ``w`` has shape (m + 1,): ``w[0]`` is the bias, ``w[1:]`` multiply the columns of ``X``;
+* ``y`` holds counts y⁽ⁱ⁾ ≥ 0 for Poisson regression.
+
+Poisson regression models a count as Poisson with mean μ = e^z, z = wᵀφ: the log link, which is the Poisson
+distribution's canonical link, so that its gradient is eq. (2.24) with μ = e^z. Its cost is the averaged negative
+log-likelihood without the constant log y!, and its Hessian (1/N) Φᵀ diag(μ) Φ is that of every canonical GLM,
+with the variance of y (for a Poisson count, its mean μ) in the diagonal. :func:`newton` is the loop of
+:func:`implementations.logistic.fit_logistic_newton`, written once for any cost whose gradient and Hessian
+the caller provides.
+"""
+
+import numpy as np
+
+from .._validation import (
+    as_finite_array,
+    check_callable,
+    check_nonnegative,
+    check_positive_int,
+    check_w,
+    check_X_y,
+)
+from .regression import add_bias
+
+__all__ = ["newton", "poisson_cost", "poisson_gradient_hessian", "fit_poisson"]
+
+
+def newton(gradient_and_hessian, w_init, *, num_iters, tol=1e-12):
+    """Newton's method w ← w − H⁻¹∇J, eq. (2.9), for any cost whose gradient and Hessian are given.
+
+    Each step solves H s = ∇J (no inverse is formed) and subtracts s. It stops after ``num_iters`` steps, or
+    earlier once a step changes no weight by more than ``tol`` relative to the largest weight. There is no
+    line search: like :func:`implementations.logistic.fit_logistic_newton`, it relies on starting close
+    enough to the minimum of a convex cost.
+
+    Parameters
+    ----------
+    gradient_and_hessian : callable
+        w -> (grad, H): the gradient, an array of shape (P,), and the Hessian, of shape (P, P), of the cost
+        at w, an array of shape (P,). It must not modify w.
+    w_init : array_like of shape (P,)
+        Starting weights (not modified).
+    num_iters : int
+        Maximum number of Newton steps, at least 1.
+    tol : float, default 1e-12
+        Relative step size below which the iteration stops; 0 runs all ``num_iters`` steps.
+
+    Returns
+    -------
+    w : ndarray of shape (P,)
+
+    Raises
+    ------
+    ValueError
+        If ``gradient_and_hessian`` returns arrays of the wrong shapes or non-finite values (the iteration
+        diverged: start closer to the minimum), or a Hessian that is singular (condition number above 1e12).
+    """
+    gradient_and_hessian = check_callable(gradient_and_hessian, "gradient_and_hessian",
+                                          what="a function w -> (gradient, Hessian)")
+    w = as_finite_array(w_init, "w_init", ndim=1, allow_empty=False).copy()  # (P,)
+    num_iters = check_positive_int(num_iters, "num_iters")
+    tol = check_nonnegative(tol, "tol")
+    P = w.shape[0]
+    for k in range(num_iters):
+        result = gradient_and_hessian(w)
+        if not isinstance(result, tuple) or len(result) != 2:
+            raise ValueError(f"gradient_and_hessian must return a pair (gradient, Hessian); received "
+                             f"{type(result).__name__}. End it with `return grad, H`.")
+        grad, H = (np.asarray(part, dtype=np.float64) for part in result)
+        if grad.shape != (P,) or H.shape != (P, P):
+            raise ValueError(f"gradient_and_hessian returned a gradient of shape {grad.shape} and a Hessian of "
+                             f"shape {H.shape}; expected ({P},) and ({P}, {P}) for weights of shape ({P},).")
+        if not (np.isfinite(grad).all() and np.isfinite(H).all()):
+            raise ValueError(
+                f"the gradient or the Hessian from gradient_and_hessian is not finite at Newton step {k + 1}: the "
+                "iteration diverged. Start closer to the minimum (e.g. the bias at the log of the mean count for "
+                "Poisson regression) or regularize."
+            )
+        if np.linalg.cond(H) > 1e12:
+            raise ValueError(
+                f"the Hessian from gradient_and_hessian is singular at Newton step {k + 1} (condition number "
+                f"{np.linalg.cond(H):.2g}); expected an invertible one. Check for duplicate or constant features, "
+                "or pass a penalty l2 > 0."
+            )
+        step = np.linalg.solve(H, grad)  # (P,) H⁻¹∇J without an inverse
+        w -= step
+        if np.max(np.abs(step)) <= tol * (1.0 + np.max(np.abs(w))):
+            break
+    return w
+
+
+def _check_counts(X, y):
+    """Validate features (N, m) and counts y (N,) ≥ 0, not all zero."""
+    X, y = check_X_y(X, y)
+    if (y < 0).any():
+        raise ValueError(f"y must hold counts >= 0; received {int((y < 0).sum())} negative entries, the smallest "
+                         f"{y.min():g}. Poisson regression models non-negative counts.")
+    return X, y
+
+
+def _gradient_and_hessian(Phi, y, w, l2):
+    """:func:`poisson_gradient_hessian` on checked inputs: one Newton step of :func:`fit_poisson`."""
+    N = Phi.shape[0]
+    mu = np.exp(Phi @ w)  # (N,) mean counts μ = e^z
+    grad = Phi.T @ (mu - y) / N  # (m + 1,), eq. (2.24) with μ = e^z
+    grad[1:] += l2 / N * w[1:]
+    H = (Phi.T * mu) @ Phi / N  # (m + 1, m + 1) = Φᵀ diag(μ) Φ / N without forming diag(μ)
+    H[1:, 1:] += l2 / N * np.eye(Phi.shape[1] - 1)
+    return grad, H
+
+
+def poisson_cost(X, y, w, *, l2=0.0):
+    """Averaged negative log-likelihood of Poisson regression, J(w) = (1/N) Σ (e^z − y z) + (λ/2N) Σ_{j≥1} w_j².
+
+    The Poisson log-probability of a count y with mean μ = e^z is y z − e^z − log y!; the constant log y!
+    does not depend on w and is left out. The penalty leaves the bias alone, as in eq. (2.11).
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    y : array_like of shape (N,)
+        Counts y⁽ⁱ⁾ ≥ 0 (integer or not).
+    w : array_like of shape (m + 1,)
+    l2 : float, default 0.0
+        Regularization strength λ ≥ 0.
+
+    Returns
+    -------
+    J : float
+    """
+    X, y = _check_counts(X, y)
+    w = check_w(w, X.shape[1])
+    l2 = check_nonnegative(l2, "l2")
+    z = add_bias(X) @ w  # (N,) logarithms of the mean counts
+    return float(np.mean(np.exp(z) - y * z) + 0.5 * l2 / X.shape[0] * (w[1:] @ w[1:]))
+
+
+def poisson_gradient_hessian(X, y, w, *, l2=0.0):
+    """Gradient and Hessian of :func:`poisson_cost`, ∇J = (1/N) Φᵀ(μ − y) and H = (1/N) Φᵀ diag(μ) Φ.
+
+    μ = e^(Φw) are the mean counts: the gradient is eq. (2.24) for the log link, and the diagonal of the
+    Hessian holds μ⁽ⁱ⁾, the variance of a Poisson count. The penalty adds (λ/N) I′w and (λ/N) I′.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    y : array_like of shape (N,)
+        Counts y⁽ⁱ⁾ ≥ 0.
+    w : array_like of shape (m + 1,)
+    l2 : float, default 0.0
+
+    Returns
+    -------
+    grad : ndarray of shape (m + 1,)
+    H : ndarray of shape (m + 1, m + 1)
+        Symmetric and positive semi-definite (definite when Φ has full column rank or λ > 0).
+    """
+    X, y = _check_counts(X, y)
+    w = check_w(w, X.shape[1])
+    l2 = check_nonnegative(l2, "l2")
+    return _gradient_and_hessian(add_bias(X), y, w, l2)
+
+
+def fit_poisson(X, y, *, l2=0.0, num_iters=50):
+    """Poisson regression by Newton's method, :func:`newton` on :func:`poisson_cost`.
+
+    It starts from the model that predicts the mean count ȳ everywhere, w = (log ȳ, 0, …, 0), close to the
+    minimum for standardized features; from there the plain Newton step converges.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+        Raw features; standardize them first.
+    y : array_like of shape (N,)
+        Counts y⁽ⁱ⁾ ≥ 0, not all zero.
+    l2 : float, default 0.0
+        Regularization strength λ ≥ 0 on the feature weights (the bias is not penalized).
+    num_iters : int, default 50
+        Maximum number of Newton steps; it stops earlier once the steps vanish.
+
+    Returns
+    -------
+    w : ndarray of shape (m + 1,)
+
+    Raises
+    ------
+    ValueError
+        If every count is 0 (the maximum-likelihood mean is 0, so w₀ = log 0 = −∞ and no finite fit
+        exists), if λ = 0 and the columns of [1 | X] are linearly dependent (no unique minimum), or if the
+        iteration diverges.
+    """
+    X, y = _check_counts(X, y)
+    l2 = check_nonnegative(l2, "l2")
+    num_iters = check_positive_int(num_iters, "num_iters")
+    if not y.any():
+        raise ValueError("every count in y is 0: the maximum-likelihood mean count is 0, so the bias would be "
+                         "log 0 = -inf and no finite weights fit. Poisson regression needs some positive counts.")
+    Phi = add_bias(X)  # (N, m + 1), built once for all the steps
+    if l2 == 0.0 and np.linalg.matrix_rank(Phi) < Phi.shape[1]:  # then H = Φᵀdiag(μ)Φ/N is singular for every w
+        raise ValueError(
+            f"the columns of the design matrix [1 | X] are linearly dependent (rank {np.linalg.matrix_rank(Phi)} "
+            f"of {Phi.shape[1]}: a constant or duplicated feature, or fewer examples than weights), so the cost "
+            "has no unique minimum. Drop the redundant features or pass l2 > 0."
+        )
+    w_init = np.zeros(Phi.shape[1])
+    w_init[0] = np.log(y.mean())  # the constant model μ = ȳ
+    return newton(lambda w: _gradient_and_hessian(Phi, y, w, l2), w_init, num_iters=num_iters)

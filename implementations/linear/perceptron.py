@@ -1,0 +1,111 @@
+"""The perceptron of Rosenblatt (1958): a linear classifier trained one mistake at a time.
+
+Same conventions as :mod:`implementations.logistic`: ``w[0]`` is the bias and labels are 0 or 1.
+"""
+
+import numpy as np
+
+from .._validation import check_positive, check_positive_int, check_rng, check_w, check_X_labels
+from .regression import add_bias
+
+__all__ = ["perceptron", "margin"]
+
+
+def perceptron(X, y, *, epochs, eta=1.0, rng=None):
+    """Train a perceptron with the update w ← w + η (y − ŷ) φ, eq. (2.10).
+
+    The prediction is ŷ = 1 if wᵀφ ≥ 0, else 0. A correct prediction leaves w alone (y − ŷ = 0);
+    a mistake adds φ (a missed 1) or subtracts it (a false 1). Training starts from w = 0, so η only
+    rescales w and never changes a prediction; it is kept because the algorithm is usually written with it.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    y : array_like of shape (N,)
+        Labels 0 or 1.
+    epochs : int
+        Maximum number of passes over the data. Training stops after the first pass without a
+        mistake, since nothing can change after it.
+    eta : float, default 1.0
+        Learning rate η > 0.
+    rng : numpy.random.Generator, optional
+        If given, each pass visits the examples in a fresh random order; if None, in the order of X.
+
+    Returns
+    -------
+    w : ndarray of shape (m + 1,)
+    mistakes_per_epoch : ndarray of shape (E,), int64
+        Updates made in each pass, E ≤ ``epochs``; it ends with 0 exactly when the data were separated.
+
+    Raises
+    ------
+    ValueError
+        If the weights overflow to ±inf, which only an η near the largest float can cause.
+    """
+    X, y = check_X_labels(X, y, num_classes=2)
+    epochs = check_positive_int(epochs, "epochs")
+    eta = check_positive(eta, "eta")
+    if rng is not None:
+        rng = check_rng(rng)
+    Phi = add_bias(X)  # (N, m + 1)
+    N = Phi.shape[0]
+    w = np.zeros(Phi.shape[1])  # (m + 1,)
+    mistakes_per_epoch = []
+    for epoch in range(epochs):
+        order = np.arange(N) if rng is None else rng.permutation(N)
+        Phi_e, y_e = Phi[order], y[order]  # (N, m + 1), (N,): the examples in this epoch's order
+        mistakes, start = 0, 0
+        while start < N:
+            # w only changes at a mistake, so one product predicts every example still to visit; the first
+            # wrong one is where the one-at-a-time loop of the algorithm would update next.
+            y_hat = (Phi_e[start:] @ w >= 0).astype(np.int64)  # (N − start,) ŷ = 1 if wᵀφ ≥ 0
+            wrong = np.flatnonzero(y_hat != y_e[start:])
+            if wrong.size == 0:
+                break
+            i = start + wrong[0]  # the next mistake, in visiting order
+            w += eta * (y_e[i] - y_hat[wrong[0]]) * Phi_e[i]  # eq. (2.10)
+            mistakes += 1
+            start = i + 1
+        if not np.isfinite(w).all():  # η only rescales w, so this is overflow, not a too-large step
+            raise ValueError(
+                f"the perceptron's weights overflowed in epoch {epoch + 1}: the learning rate eta={eta:g} is too "
+                "large. Starting from w = 0, eta only rescales the weights; use the default eta=1.0."
+            )
+        mistakes_per_epoch.append(mistakes)
+        if mistakes == 0:
+            break
+    return w, np.array(mistakes_per_epoch, dtype=np.int64)
+
+
+def margin(X, y, w):
+    """The margin γ of the hyperplane wᵀφ = 0: how far the worst-placed example is on its correct side.
+
+    γ = min_i (2y⁽ⁱ⁾ − 1) wᵀφ⁽ⁱ⁾ / ‖w‖, with φ⁽ⁱ⁾ = (1, x⁽ⁱ⁾) and the norm taken over all of w, bias
+    included: the γ of the perceptron convergence theorem (section "The perceptron", after eq. (2.10)), which
+    bounds the mistakes of :func:`perceptron` by (r/γ)² with r = max_i ‖φ⁽ⁱ⁾‖. It is the smallest distance
+    from an example's φ⁽ⁱ⁾ to the hyperplane through the origin of feature space with normal w, signed
+    positive on the correct side; rescaling w does not change it.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+        Raw features, no bias column.
+    y : array_like of shape (N,)
+        Labels 0 or 1.
+    w : array_like of shape (m + 1,)
+        ``w[0]`` is the bias; any non-zero vector.
+
+    Returns
+    -------
+    gamma : float
+        Positive exactly when every example is strictly on its correct side (w separates the data);
+        zero or negative when some example lies on the hyperplane or on its wrong side.
+    """
+    X, y = check_X_labels(X, y, num_classes=2)
+    w = check_w(w, X.shape[1])
+    norm = np.linalg.norm(w)
+    if norm == 0.0:
+        raise ValueError("w is the zero vector, which defines no hyperplane; expected a non-zero weight vector "
+                         "such as the perceptron's or logistic regression's.")
+    signed = (2 * y - 1) * (add_bias(X) @ w)  # (N,) (2y − 1) wᵀφ: positive on the correct side
+    return float(signed.min() / norm)

@@ -1,0 +1,175 @@
+"""The checks of the exercises of chapter 3, Kernel methods: one per exercise, named after the reader's function."""
+
+import numpy as np
+
+from ..exercises import _as_array, check_function
+from ._shared import parts_to_check
+
+__all__ = ["min_gram_eigenvalue", "product_features", "kernel_ridge_bias", "svm_subgradient"]
+
+
+class _Candidate:
+    """A candidate kernel κ(x, x′) of two inputs of shape (m,), shown by its formula in a check's messages."""
+
+    def __init__(self, formula, function):
+        self.formula, self.function = formula, function
+
+    def __call__(self, x, z):
+        return float(self.function(x, z))
+
+    def __repr__(self):
+        return f"κ(x, x′) = {self.formula}"
+
+
+def _candidate_kernel(rng, size):
+    """One of five symmetric functions, in turn: three kernels (RBF, polynomial, linear) and two that are not."""
+    kind = size % 5
+    if kind == 0:
+        s = round(float(rng.uniform(0.5, 2.0)), 2)
+        return _Candidate(f"exp(−‖x − x′‖² / (2·{s}²))", lambda x, z: np.exp(-np.sum((x - z) ** 2) / (2 * s**2)))
+    if kind == 1:
+        c, d = round(float(rng.uniform(0.0, 1.0)), 2), int(rng.integers(2, 4))
+        return _Candidate(f"(xᵀx′ + {c})^{d}", lambda x, z: (x @ z + c) ** d)
+    if kind == 2:
+        a, b = round(float(rng.uniform(0.5, 2.0)), 2), round(float(rng.uniform(-1.5, 0.5)), 2)
+        formula = f"tanh({a}·xᵀx′ {'−' if b < 0 else '+'} {abs(b)})"
+        return _Candidate(formula, lambda x, z: np.tanh(a * (x @ z) + b))  # not positive semi-definite
+    if kind == 3:
+        return _Candidate("−‖x − x′‖²", lambda x, z: -np.sum((x - z) ** 2))  # zero diagonal: indefinite
+    return _Candidate("xᵀx′", lambda x, z: x @ z)
+
+
+def _min_gram_eigenvalue(kernel, X):
+    """The smallest eigenvalue of the Gram matrix K_ij = κ(x⁽ⁱ⁾, x⁽ʲ⁾): negative means κ is not a kernel."""
+    K = np.array([[kernel(x, z) for z in X] for x in X])  # (N, N), symmetric
+    return float(np.linalg.eigvalsh(K)[0])  # eigvalsh: real eigenvalues of a symmetric matrix, ascending
+
+
+def _gram_inputs(rng, size):
+    X = rng.normal(size=(1 + size // 2, 1 + size % 3))  # (N, m)
+    return _candidate_kernel(rng, size), X
+
+
+def min_gram_eigenvalue(candidate, *, rng):
+    """``min_gram_eigenvalue(kernel, X)`` against the smallest eigenvalue of the Gram matrix, by ``eigvalsh``.
+
+    The candidate functions ``kernel`` are symmetric: RBF, polynomial and linear kernels, and two functions that
+    are not kernels, tanh(a·xᵀx′ + b) and −‖x − x′‖², whose Gram matrices have negative eigenvalues.
+    """
+    __tracebackhide__ = True
+    check_function(candidate, _min_gram_eigenvalue, _gram_inputs, rng=rng)
+
+
+def _product_features(Phi1, Phi2):
+    """Row by row the outer product φ₁(x)φ₂(x)ᵀ, flattened: the M₁M₂ features of the product kernel κ₁κ₂."""
+    return (Phi1[:, :, None] * Phi2[:, None, :]).reshape(Phi1.shape[0], -1)  # (N, M₁, M₂) -> (N, M₁M₂)
+
+
+def _product_gram(Phi1, Phi2):
+    """K₁ ∘ K₂, the Gram matrix of κ₁κ₂: entry by entry the product of the two Gram matrices."""
+    return (Phi1 @ Phi1.T) * (Phi2 @ Phi2.T)  # (N, N)
+
+
+def _feature_map_inputs(rng, size):
+    M1 = 1 + size % 3
+    M2 = M1 if size % 2 else 1 + size % 4  # equal widths on odd sizes: an elementwise product then runs
+    N = 2 + size // 2  # more examples than features on most inputs
+    return rng.normal(size=(N, M1)), rng.normal(size=(N, M2))
+
+
+def _right_shape_else_reference(candidate):
+    """A reference for the shape alone: the reader's own features when they have N rows and M₁M₂ columns.
+
+    Else the product features, so that ``check_function`` reports the reader's shape against (N, M₁M₂). An error in
+    the reader's function is left for ``check_function`` to report when it calls the function itself.
+    """
+    def reference(Phi1, Phi2):
+        expected = _product_features(Phi1, Phi2)
+        try:
+            features = _as_array(candidate(Phi1, Phi2))
+        except Exception:  # noqa: BLE001  (reported by check_function, with the input that causes it)
+            return expected
+        return features if features is not None and features.shape == expected.shape else expected
+    return reference
+
+
+def _gram_of(candidate):
+    """The reader's function reduced to ΦΦᵀ, the Gram matrix of the features it returns."""
+    def gram(Phi1, Phi2):
+        features = _as_array(candidate(Phi1, Phi2))
+        if features is None or features.ndim != 2:
+            raise TypeError("expected the features as an array of shape (N, M₁M₂)")
+        return features @ features.T  # (N, N)
+    gram.__wrapped__ = candidate  # so that the check's messages use the reader's argument names
+    return gram
+
+
+def product_features(candidate, *, rng):
+    """``product_features(Phi1, Phi2)``: of shape (N, M₁M₂), with ΦΦᵀ = K₁ ∘ K₂ (any order of the columns)."""
+    __tracebackhide__ = True
+    started = parts_to_check(candidate, rng, "product_features", np.ones((1, 1)), np.ones((1, 1)))
+    if started is None:  # a stub: reminded once
+        return
+    rng, name = started
+    check_function(candidate, _right_shape_else_reference(candidate), _feature_map_inputs, rng=rng, name=name,
+                   quantity="the shape (N, M₁M₂) of its features")
+    check_function(_gram_of(candidate), _product_gram, _feature_map_inputs, rng=rng, name=name,
+                   quantity="ΦΦᵀ, the Gram matrix of its features, against K₁ ∘ K₂")
+
+
+def _kernel_ridge_bias(K, y, l2):
+    """(a, b) of kernel ridge with an unpenalized bias, [[K + λI, 1], [1ᵀ, 0]] [a; b] = [y; 0], in one array."""
+    N = K.shape[0]
+    ones = np.ones((N, 1))  # (N, 1)
+    bordered = np.block([[K + l2 * np.eye(N), ones], [ones.T, np.zeros((1, 1))]])  # (N + 1, N + 1)
+    return np.linalg.solve(bordered, np.r_[y, 0.0])  # (N + 1,): a, then b
+
+
+def _kernel_ridge_inputs(rng, size):
+    N, M = 1 + size, 1 + size % 4  # often fewer features than examples: K is then singular
+    Phi = rng.normal(size=(N, M)) + rng.normal(size=M)  # (N, M), features off-centre
+    y = rng.normal(size=N) + rng.normal(scale=3.0)  # (N,), targets off-centre: the bias matters
+    return Phi @ Phi.T, y, float(10.0 ** rng.uniform(-1, 1))
+
+
+def kernel_ridge_bias(candidate, *, rng):
+    """``kernel_ridge_bias(K, y, l2)`` against the solution (a, b) of the bordered system, as one (N + 1,) vector.
+
+    K is the Gram matrix of random off-centre features and y has a non-zero mean, so that centring y alone or a
+    penalized bias gives a different answer.
+    """
+    __tracebackhide__ = True
+    check_function(candidate, _kernel_ridge_bias, _kernel_ridge_inputs, rng=rng)
+
+
+def _svm_subgradient(X, y, w, C):
+    """A subgradient of J(w) = ½‖w₁:‖² + C Σᵢ max(0, 1 − y⁽ⁱ⁾(w₀ + x⁽ⁱ⁾ᵀw₁:)), labels y in {−1, +1}.
+
+    An example whose margin y⁽ⁱ⁾f(x⁽ⁱ⁾) is below 1 contributes −C y⁽ⁱ⁾(1, x⁽ⁱ⁾); one at 1 exactly (the kink) or above
+    contributes nothing, though at the kink any fraction of −C y⁽ⁱ⁾(1, x⁽ⁱ⁾) would be a subgradient as well.
+    """
+    margins = y * (w[0] + X @ w[1:])  # (N,) y⁽ⁱ⁾f(x⁽ⁱ⁾)
+    violating = margins < 1  # (N,) the examples inside the margin or misclassified
+    grad_bias = -C * np.sum(y[violating])  # the bias w₀ is not penalised
+    grad_weights = w[1:] - C * X[violating].T @ y[violating]  # (m,)
+    return np.r_[grad_bias, grad_weights]  # (m + 1,)
+
+
+def _svm_inputs(rng, size):
+    """Labels −1 and +1 with margins on both sides of 1, none within 10⁻⁶ of it: there J is differentiable."""
+    m = 1 + size % 3
+    w = rng.normal(size=m + 1)  # (m + 1,)
+    X = rng.normal(size=(size + 4, m))  # (N, m)
+    y = rng.choice(np.array([-1, 1]), size=size + 4)  # (N,)
+    keep = np.abs(y * (w[0] + X @ w[1:]) - 1) > 1e-6  # away from the kink
+    return X[keep], y[keep], w, float(10.0 ** rng.uniform(-1, 1))
+
+
+def svm_subgradient(candidate, *, rng):
+    """``svm_subgradient(X, y, w, C)`` against the gradient of the SVM's primal cost.
+
+    The inputs have no margin within 10⁻⁶ of 1, where J is differentiable and its subgradient is its gradient, so
+    an example at the kink counted in (margin <= 1) or out (margin < 1) passes alike.
+    """
+    __tracebackhide__ = True
+    check_function(candidate, _svm_subgradient, _svm_inputs, rng=rng)

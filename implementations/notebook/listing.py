@@ -1,0 +1,121 @@
+"""The source of a taught function, shown in a notebook: the same listing in JupyterLab, a code viewer and the book.
+
+A chapter shows each function it teaches once, from the package itself, so that the text cannot drift from the
+code. A cell ``listing.show_source(regression.add_bias)`` displays the function as a Python code block (its
+Markdown representation), which JupyterLab, a code host's notebook viewer and the book all render; the book's cell
+is tagged ``remove-input``, so that only the listing shows. The plain-text representation is the source itself,
+which is what the notebook tests compare.
+"""
+
+import ast
+import inspect
+import re
+import textwrap
+
+from .._validation import check_flag
+
+__all__ = ["Listing", "show_source"]
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+class Listing:
+    """The source code of one function, class or method, displayed as a Python listing.
+
+    Parameters
+    ----------
+    source : str
+        The code, dedented, without a trailing newline.
+
+    Attributes
+    ----------
+    source : str
+    """
+
+    def __init__(self, source):
+        if not isinstance(source, str):
+            raise TypeError(f"source must be a str (the code to show); received {type(source).__name__}.")
+        self.source = source
+
+    def __repr__(self):
+        return self.source
+
+    def _repr_markdown_(self):
+        longest = max((len(run) for run in re.findall(r"`+", self.source)), default=0)
+        fence = "`" * max(3, longest + 1)  # a fence longer than any run of backticks inside the code
+        return f"{fence}python\n{self.source}\n{fence}"
+
+
+def _docstring_lines(tree, lines):
+    """The 0-based (first, last) line span of the docstring of the definition ``tree.body[0]``, or None.
+
+    None too when the docstring cannot be cut out as whole lines: it shares a line with other code, or it is the
+    only statement of the body (removing it would leave a definition without a body).
+    """
+    body = tree.body[0].body
+    if len(body) < 2 or ast.get_docstring(tree.body[0], clean=False) is None:
+        return None
+    node = body[0]
+    first, last = node.lineno - 1, node.end_lineno - 1
+    if lines[first][: node.col_offset].strip() or lines[last][node.end_col_offset:].strip():
+        return None
+    return first, last
+
+
+def show_source(obj, *, docstring=False):
+    """The source of a function, class or method, to display in a notebook as a Python listing.
+
+    The code is taken from the module that defines ``obj`` (``inspect.getsource``), so it is always the code that
+    runs. Decorators and comments are kept; the docstring is left out unless ``docstring=True``, since the book's
+    API reference shows it.
+
+    Parameters
+    ----------
+    obj : function, class or method
+        Defined with ``def`` or ``class`` in a file whose source Python can read, e.g.
+        ``regression.add_bias`` or ``nn.Linear.forward``.
+    docstring : bool, optional
+        Keep the docstring (default False: left out, with the blank lines that follow it). A docstring that is
+        the whole body of ``obj``, or shares a line with other code, is always kept.
+
+    Returns
+    -------
+    listing : Listing
+        Displayed by Jupyter as a fenced ``python`` Markdown block; its ``repr`` is the plain source.
+
+    Raises
+    ------
+    TypeError
+        If ``obj`` is not a function, class or method defined in readable Python source (a built-in, a NumPy
+        ufunc, a lambda, an instance, a module, ...).
+
+    Examples
+    --------
+    >>> from implementations import listing, regression
+    >>> print(repr(listing.show_source(regression.add_bias)).splitlines()[0])
+    def add_bias(X):
+    """
+    expected = "expected a function, class or method defined with def or class in a file, e.g. regression.predict"
+    docstring = check_flag(docstring, "docstring")
+    target = obj.__func__ if inspect.ismethod(obj) else obj
+    if not (inspect.isfunction(target) or inspect.isclass(target)):
+        raise TypeError(f"obj is {obj!r} of type {type(obj).__name__}; {expected}")
+    try:
+        source = textwrap.dedent(inspect.getsource(target))
+    except (OSError, TypeError) as error:
+        raise TypeError(f"obj is {obj!r}, whose source cannot be read ({error}); {expected}") from None
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        tree = None
+    if tree is None or len(tree.body) != 1 or not isinstance(tree.body[0], _DEFINITIONS):
+        raise TypeError(f"obj is {obj!r}, whose source is not one def or class statement (a lambda?); {expected}")
+    lines = source.splitlines()
+    span = None if docstring else _docstring_lines(tree, lines)
+    if span is not None:
+        first, last = span
+        after = last + 1
+        while after < len(lines) and not lines[after].strip():  # the blank lines after the docstring go too
+            after += 1
+        lines = lines[:first] + lines[after:]
+    return Listing("\n".join(lines).rstrip())

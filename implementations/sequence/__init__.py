@@ -1,0 +1,26 @@
+"""Chapter 6: recurrent networks.
+
+- :mod:`.recurrent`: RNN, LSTM and GRU layers (stacked, bidirectional, with padded batches), and
+  backpropagation through time written out by hand (``rnn_bptt``);
+- :mod:`._loops`: the fast path, recurrences over time with one hand-written backward pass per sequence.
+
+Their public names are also importable from here: ``from implementations.sequence import LSTM``.
+"""
+
+import warnings
+
+from .recurrent import GRU, LSTM, RNN, chrono_init, rnn_bptt
+
+__all__ = ["RNN", "LSTM", "GRU", "chrono_init", "rnn_bptt"]
+
+
+def __getattr__(name):  # a first-edition name of the old flat module implementations.sequence
+    from .. import moved_notice
+    from ..nn import module
+    from . import _loops, recurrent
+
+    for home, where in ((recurrent, "sequence.recurrent"), (_loops, "sequence._loops"), (module, "nn.module")):
+        if hasattr(home, name):
+            warnings.warn(moved_notice(f"sequence.{name}", f"{where}.{name}"), FutureWarning, stacklevel=2)
+            return getattr(home, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
