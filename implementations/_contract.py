@@ -33,6 +33,8 @@ role                   the argument must be (and is passed to the body as)
 ``widths``             a tuple of hidden-layer widths, each an integer >= 1
 ``axis X``             an integer naming an axis of the argument X (negative axes count from the end)
 ``{a, b, c}``          one of the strings a, b, c
+a function             a check of the package's own, ``check(value, name) -> value`` (from ``_validation`` or a
+                       part's ``_checks``), for an argument no role above describes (a list of parameters)
 =====================  ===========================================================================================
 
 A SHAPE lists one entry per axis, in parentheses: a name (``N``, ``d_k``) that must have the same size wherever it
@@ -49,9 +51,12 @@ arguments it names in its own signature.
 **Checks run once, at the boundary of the package.** A checked function called by the package's own code (a cost
 evaluated at every epoch, a layer called at every step, the engine calling a numerical kernel) does not check again:
 the arguments were checked when they entered the package, and its inner loops pay nothing for them. Whether a call
-comes from inside is read off the calling frame's module. A few functions only pass on what their caller gave them
-(``Module.__call__`` runs the caller's ``forward``, ``Sequential`` the caller's layers); they are declared
-``passes_through``, and a call they make counts as the caller's own.
+comes from inside is read off the calling frame's module; the book's helpers (``implementations.notebook``) call
+the package as a notebook does, from outside. So a function called from inside receives its arguments as its
+declaration would have converted them (float arrays, Tensors), and the package's own callers pass them so. A few
+functions only pass on what their caller gave them (``Module.__call__`` runs the caller's ``forward``,
+``Sequential`` the caller's layers); they are declared ``passes_through``, and a call they make counts as the
+caller's own.
 """
 
 import functools
@@ -64,6 +69,7 @@ from . import _validation as V
 __all__ = ["checked", "passes_through", "TENSOR"]
 
 _PACKAGE = __name__.rpartition(".")[0] + "."  # "implementations."
+_HELPERS = _PACKAGE + "notebook"  # the book's helpers call the package as a notebook does: from outside
 _PASSES_THROUGH = set()  # code objects of the functions whose calls count as their caller's
 
 
@@ -77,7 +83,8 @@ def _from_inside(frame):
     """Is ``frame`` (the caller of a checked function) the package's own code? Frames that pass through are skipped."""
     while frame is not None and frame.f_code in _PASSES_THROUGH:
         frame = frame.f_back
-    return frame is not None and frame.f_globals.get("__name__", "").startswith(_PACKAGE)
+    module = frame.f_globals.get("__name__", "") if frame is not None else ""
+    return module.startswith(_PACKAGE) and not module.startswith(_HELPERS)
 
 
 class _Tensors:
@@ -231,6 +238,9 @@ class _Role:
 
     def __init__(self, name, text):
         self.name, self.text = name, text
+        if callable(text):  # a check of its own: function(value, name) -> the value to pass on
+            self.kind, self.optional, self.function, self.shapes = "function-role", False, text, ()
+            return
         spec = text.strip()
         self.optional = spec.endswith("?")
         spec = spec.rstrip("?").strip()
@@ -255,6 +265,8 @@ class _Role:
         if value is None and self.optional:
             return None
         kind = self.kind
+        if kind == "function-role":
+            return self.function(value, name)
         if kind == "choice":
             if not isinstance(value, str) or value not in self.choices:
                 options = ", ".join(repr(c) for c in self.choices)
@@ -310,15 +322,27 @@ class _Role:
 
 # --- the decorator -------------------------------------------------------------------------------------------------
 
-def checked(also=(), **roles):
+def _as_arrays(result):
+    """``result`` with each Tensor replaced by its array (in a tuple or list too)."""
+    if isinstance(result, TENSOR.cls):
+        return result.data
+    if isinstance(result, (tuple, list)):
+        return type(result)(_as_arrays(r) for r in result)
+    return result
+
+
+def checked(also=(), like_inputs=False, **roles):
     """Declare the roles of a function's arguments; they are checked before its body runs (see the module docstring).
 
     Parameters
     ----------
     also : function or sequence of functions
-        Checks of several arguments at once, from ``_validation``; each is called with the (already converted)
-        arguments named by its own parameters, after the roles.
-    **roles : str
+        Checks of several arguments at once, from ``_validation`` or the part's ``_checks``; each is called with the
+        (already converted) arguments named by its own parameters, after the roles.
+    like_inputs : bool, default False
+        For functions of arrays or Tensors (``tensor`` roles): when the caller passed no Tensor, the Tensors of the
+        result are returned as arrays, so that arrays in give arrays out and Tensors in give Tensors out.
+    **roles : str or function
         The role of each argument, by name.
     """
     extra = (also,) if callable(also) else tuple(also)
@@ -333,6 +357,7 @@ def checked(also=(), **roles):
         # numbers first (a shape or a bound may name them), then arrays in the order declared, then their axes
         parsed.sort(key=lambda role: 2 if role.kind == "axis" else 1 if role.kind in _ARRAY_KINDS else 0)
         is_method = names[:1] == ["self"]
+        tensor_roles = [r for r in parsed if r.kind == "tensor"]
         also_args = [(check, list(inspect.signature(check).parameters)) for check in extra]
 
         @functools.wraps(function)
@@ -345,13 +370,15 @@ def checked(also=(), **roles):
                 if p.name not in arguments and p.default is not inspect.Parameter.empty:
                     arguments[p.name] = p.default
             owner = arguments.get("self") if is_method else None
+            any_tensor = like_inputs and any(isinstance(arguments.get(r.name), TENSOR.cls) for r in tensor_roles)
             dims = {}
             for role in parsed:
                 if role.name in arguments:
                     arguments[role.name] = role.check(arguments[role.name], dims, owner, arguments)
             for check, params in also_args:
                 check(**{p: arguments[p] for p in params if p in arguments})
-            return function(*bound.args, **bound.kwargs)
+            result = function(*bound.args, **bound.kwargs)
+            return _as_arrays(result) if like_inputs and not any_tensor else result
 
         wrapper.roles = dict(roles)
         return wrapper

@@ -72,7 +72,7 @@ def test_package_function_without_its_docstring_is_the_code_that_runs():
     text = repr(listing.show_source(listing.show_source))
     full = textwrap.dedent(inspect.getsource(listing.show_source)).rstrip()
     docstring = ast.get_docstring(ast.parse(full).body[0], clean=False)
-    assert text.startswith("def show_source(obj, *, docstring=False):\n    expected = ")
+    assert text.startswith("def show_source(obj, *more, docstring=False):\n    docstring = check_flag(")
     assert docstring not in text and "Parameters" not in text
     assert full.replace(f'    """{docstring}"""\n', "") == text
 
@@ -150,3 +150,16 @@ def test_function_without_readable_source_is_rejected():
     exec("def made_up(x):\n    return x\n", namespace)  # no file behind it
     with pytest.raises(TypeError, match="obj is .*made_up.*source cannot be read"):
         listing.show_source(namespace["made_up"])
+
+
+def test_several_objects_make_one_listing_in_order():
+    both = repr(listing.show_source(one_line_docstring, no_docstring))
+    assert both == repr(listing.show_source(one_line_docstring)) + "\n\n\n" + repr(listing.show_source(no_docstring))
+
+
+def test_a_checked_function_is_listed_with_its_declaration_and_body():
+    from implementations import numeric
+
+    text = repr(listing.show_source(numeric.sigmoid))
+    assert text.splitlines()[:2] == ['@checked(z="array")', "def sigmoid(z):"]
+    assert "e = np.exp(-np.abs(z))" in text and "Parameters" not in text

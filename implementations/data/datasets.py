@@ -4,7 +4,7 @@ The files live in the repository's ``data/`` folder next to a ``SHA256SUMS`` fil
 each loader checks the file against its checksum before reading it, so an edited or
 truncated copy fails loudly instead of silently changing the book's numbers.
 ``data/README.md`` says where each table comes from. The synthetic problems, drawn
-fresh rather than stored, are in :mod:`implementations.synthetic`.
+fresh rather than stored, are in :mod:`implementations.data.synthetic`.
 """
 
 import hashlib

@@ -5,7 +5,7 @@ always gives the same data. Points around a sine curve (chapter 1); two moons, t
 no straight line separates (chapters 3 and 4); forecasting windows cut from a series, the adding problem and the
 "apple" tagging task (chapter 6); a templated corpus with known word categories (chapter 7); mixtures of
 Gaussians on a ring and on a grid, whose modes a generative model must all find (chapter 8).
-The data files shipped in ``data/`` are read by :mod:`implementations.datasets`.
+The data files shipped in ``data/`` are read by :mod:`implementations.data.datasets`.
 """
 
 import math

@@ -16,7 +16,7 @@ import numbers
 
 import numpy as np
 
-from .. import numeric
+from .. import _contract, numeric
 from .._validation import as_array, check_finite_values, check_flag, check_positive
 
 __all__ = ["Tensor", "no_grad", "is_grad_enabled", "concatenate", "stack", "where"]
@@ -821,3 +821,8 @@ def where(condition, a, b):
         return _unbroadcast(np.where(condition, g, 0.0), a.shape), _unbroadcast(np.where(condition, 0.0, g), b.shape)
 
     return Tensor._result(np.where(condition, a.data, b.data), (a, b), backward, "where")
+
+
+# The ``tensor`` role of the input contract (``_contract.checked``) recognises Tensors and makes them from data.
+_contract.TENSOR.cls = Tensor
+_contract.TENSOR.convert = _tensor_argument

@@ -1,4 +1,4 @@
-"""Losses and dropout on :class:`~implementations.autograd.Tensor` values, differentiable end to end."""
+"""Losses and dropout on :class:`~implementations.engine.autograd.Tensor` values, differentiable end to end."""
 
 import numbers
 

@@ -262,7 +262,7 @@ class Denoiser(Module):
     """The noise predictor ε_θ(x_t, t) of a diffusion model: an MLP of x_t and the embedding of t.
 
     ε_θ(x_t, t) = MLP([x_t, e(t)]), the point x_t (D numbers) concatenated with the sinusoidal embedding e(t) of
-    :func:`sinusoidal_time_embedding` (``time_dim`` numbers); the MLP (:class:`implementations.nn.MLP`) has the
+    :func:`sinusoidal_time_embedding` (``time_dim`` numbers); the MLP (:class:`implementations.nn.layers.MLP`) has the
     hidden layers ``hidden`` and D outputs, one predicted noise value per coordinate. The time step must reach the
     network: the same x_t is mostly data at t = 1 and mostly noise at t = T, and calls for different predictions.
 
@@ -272,7 +272,7 @@ class Denoiser(Module):
         D, the dimension of the data.
     hidden : sequence of int, default (48, 48, 48)
         Widths of the hidden layers, each ≥ 1. Three layers learn the eight modes of
-        :func:`~implementations.synthetic.make_gaussian_ring` in far fewer steps than two wider ones.
+        :func:`~implementations.data.synthetic.make_gaussian_ring` in far fewer steps than two wider ones.
     time_dim : int, default 16
         Length of the time embedding, even.
     max_period : float, default 10000.0
@@ -399,7 +399,7 @@ def ddpm_sample(model, n, *, schedule, rng, data_dim=None, variance="beta", retu
       point, which it then returns exactly.
 
     For other data each is an approximation, which improves as T grows. With T = 50, a perfect ε_θ and data
-    N(μ, 0.05² I) (one mode of :func:`~implementations.synthetic.make_gaussian_ring`), the samples have standard
+    N(μ, 0.05² I) (one mode of :func:`~implementations.data.synthetic.make_gaussian_ring`), the samples have standard
     deviation 0.050 with β_t and 0.034 with β̃_t under the cosine schedule, 0.063 and 0.030 under the linear one.
 
     Parameters

@@ -346,7 +346,7 @@ def _check_optimizer(optimizer, name, module, whose):
     """``optimizer`` must update exactly the parameters of ``module`` (swapping the two optimizers is a silent bug)."""
     if not all(callable(getattr(optimizer, m, None)) for m in ("step", "zero_grad")) or not hasattr(
             optimizer, "params"):
-        raise TypeError(f"{name} must be an optimizer of implementations.optim (Adam, SGD, ...) over the {whose}'s "
+        raise TypeError(f"{name} must be an optimizer of implementations.nn.optim (Adam, SGD, ...) over the {whose}'s "
                         f"parameters; received {_describe(optimizer)}.")
     expected = {id(p) for p in module.parameters()}
     if {id(p) for p in optimizer.params} != expected:

@@ -6,8 +6,8 @@ its samples Y with samples X of the data:
 - the squared maximum mean discrepancy MMD²(P, Q) = E k(x, x') + E k(y, y') − 2 E k(x, y), x, x' ~ P and
   y, y' ~ Q independent (Gretton et al., 2012), which for the Gaussian (RBF) kernel k is zero exactly when P = Q,
   estimated from the samples by :func:`mmd2`, with a bandwidth from :func:`median_bandwidth` or set by hand;
-- for data drawn from a known mixture (:func:`implementations.synthetic.make_gaussian_ring`), how many of its K modes
-  the samples reach (:func:`modes_covered`) and what fraction of the samples lies near some mode
+- for data drawn from a known mixture (:func:`implementations.data.synthetic.make_gaussian_ring`), how many of its
+  K modes the samples reach (:func:`modes_covered`) and what fraction of the samples lies near some mode
   (:func:`high_quality_fraction`): a model that collapses onto a few modes can have good samples and still miss most
   of the distribution.
 """
@@ -46,7 +46,8 @@ def _squared_distances(X, Y):
 def mmd2(X, Y, *, bandwidth, unbiased=True):
     """Estimate of the squared maximum mean discrepancy MMD²(P, Q) of eq. (8.12) between samples X ~ P and Y ~ Q.
 
-    With k(x, y) = exp(−‖x − y‖² / (2σ²)), chapter 3's :func:`~implementations.kernels.rbf_kernel` of width σ, and
+    With k(x, y) = exp(−‖x − y‖² / (2σ²)), chapter 3's :func:`~implementations.kernel_methods.kernels.rbf_kernel` of
+    width σ, and
     K_XX, K_YY, K_XY its matrices on the samples,
 
     * ``unbiased=True``, the U-statistic of Gretton et al. (2012, Lemma 6), whose expectation is MMD² exactly:
@@ -98,7 +99,7 @@ def median_bandwidth(X, Y):
     itself), of the distances themselves, not squared. It is the scale at which the Gaussian kernel
     exp(−‖z − z'‖² / (2σ²)) of a typical pair is e^(−1/2) ≈ 0.61; Gretton et al. (2012) use it in their experiments.
     It sees the overall scale of the data, not finer structure: for the eight narrow modes of
-    :func:`~implementations.synthetic.make_gaussian_ring` it is about 2√2 ≈ 2.8 (the distance between modes a
+    :func:`~implementations.data.synthetic.make_gaussian_ring` it is about 2√2 ≈ 2.8 (the distance between modes a
     quarter-turn apart), the scale of the whole ring, and an MMD² at that bandwidth barely tells sharp modes from
     blurred ones; a bandwidth of the modes' scale does. It costs O(N²)
     memory: a few thousand points at most.
@@ -135,7 +136,7 @@ def assign_to_modes(samples, centres, *, radius):
     ----------
     samples : array_like of shape (N, D)
     centres : array_like of shape (K, D)
-        The K known modes μ_k (e.g. :func:`implementations.synthetic.gaussian_ring_centres`).
+        The K known modes μ_k (e.g. :func:`implementations.data.synthetic.gaussian_ring_centres`).
     radius : float
         r ≥ 0. A common choice is 3σ for modes of standard deviation σ, which keeps 98.9% of a 2-D Gaussian's mass
         (1 − e^(−9/2)).

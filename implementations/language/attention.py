@@ -1,12 +1,13 @@
 """Attention as plain functions: the equations of chapter 7, for NumPy arrays or Tensors.
 
 Tokens are rows: a sequence of T tokens with D features is a (T, D) array, a batch is (B, T, D).
-Every function accepts NumPy arrays or :class:`~implementations.autograd.Tensor` objects; if any
+Every function accepts NumPy arrays or :class:`~implementations.engine.autograd.Tensor` objects; if any
 argument is a Tensor the result is a Tensor (so the engine can differentiate it), otherwise an ndarray.
 
 Each public function checks its arguments once, by name, and then calls an unchecked private version that holds
 the maths (``_scaled_dot_product_attention``, ``_multi_head_attention``, ``_layer_norm``, ``_softmax``); the
-modules of :mod:`implementations.transformer`, which run them at every step, call the private versions directly.
+modules of :mod:`implementations.language.transformer`, which run them at every step, call the private versions
+directly.
 """
 
 import numpy as np

@@ -13,7 +13,7 @@ Both functions are model-agnostic. The model is a function ``log_probs_fn(prefix
 shape (K, t), K prefixes of the same length t that each start with the start token, to an array of shape (K, V):
 the log-probabilities of the next token over a vocabulary of V tokens (each row a log-softmax: finite numbers or
 −inf, with Σ_v exp = 1). The decoders call it once per step, on all K prefixes at once. For
-:class:`~implementations.transformer.TinyGPT`::
+:class:`~implementations.language.transformer.TinyGPT`::
 
     def log_probs_fn(prefixes):                                  # (K, t) -> (K, V)
         with no_grad():

@@ -4,7 +4,7 @@ A text becomes one long sequence of token ids. Training reads it through random 
 T + 1 consecutive tokens, whose first T tokens are the input and whose last T the targets, so that position t of a
 window predicts token t + 1 (teacher forcing over the whole window, as the causal mask allows). Evaluation reads a
 held-out sequence in consecutive windows and reports the mean cross-entropy per token, in nats; its exponential is
-the perplexity, comparable with :func:`implementations.ngram.cross_entropy` on the same tokens.
+the perplexity, comparable with :func:`implementations.language.ngram.cross_entropy` on the same tokens.
 
 :func:`train_language_model` is the loop that trained the book's model of *Persuasion*
 (``tools/train_language_model.py`` writes the trained state to ``data/``): AdamW, a linear warm-up followed by cosine
@@ -208,7 +208,7 @@ def train_language_model(model, ids, *, steps, batch_size, lr, warmup_steps, rng
 def load_persuasion_model(*, data_dir=None):
     """The book's TinyGPT trained on *Persuasion*, written by ``tools/train_language_model.py``.
 
-    The file is checked against ``data/SHA256SUMS`` first (:func:`~implementations.datasets.verify_checksum`).
+    The file is checked against ``data/SHA256SUMS`` first (:func:`~implementations.data.datasets.verify_checksum`).
 
     Parameters
     ----------

@@ -8,7 +8,7 @@ probabilities; :func:`cross_entropy` scores a token sequence under either, and i
     PPL = exp( −(1/n) Σ_t log p(y_t | context_t) ),
 
 the number of equally likely tokens a model is as unsure between, on average. A bigram table is also the
-``table`` of :func:`~implementations.decoding.ngram_log_probs_fn`.
+``table`` of :func:`~implementations.language.decoding.ngram_log_probs_fn`.
 """
 
 import numpy as np

@@ -71,7 +71,8 @@ def additive_attention(queries, keys, values, W_q, W_k, w, *, mask=None):
 
     with q_i ∈ ℝ^{d_q} the i-th query, k_j ∈ ℝ^{d_k} and v_j ∈ ℝ^{d_v} the j-th key and value, W_q (d_q, A),
     W_k (d_k, A) and w (A,), A the attention size. Vectors are rows in the code, so W_qᵀ q_i is ``q_i @ W_q``.
-    Unlike the dot product of :func:`~implementations.attention.scaled_dot_product_attention`, queries and keys may
+    Unlike the dot product of :func:`~implementations.language.attention.scaled_dot_product_attention`, queries and
+    keys may
     have different widths. All T_q × T_k scores are computed at once: the projected queries (…, T_q, 1, A) and keys
     (…, 1, T_k, A) broadcast to (…, T_q, T_k, A) before the tanh.
 
@@ -85,7 +86,8 @@ def additive_attention(queries, keys, values, W_q, W_k, w, *, mask=None):
     W_k : array_like or Tensor of shape (d_k, A)
     w : array_like or Tensor of shape (A,)
     mask : array_like of bool, broadcastable to (…, T_q, T_k), optional
-        True where attention is allowed, e.g. :func:`~implementations.attention.key_padding_mask` for padded keys.
+        True where attention is allowed, e.g. :func:`~implementations.language.attention.key_padding_mask` for padded
+        keys.
         Every query must be allowed at least one key.
 
     Returns
@@ -325,7 +327,7 @@ class Seq2Seq(Module):
         return F.cross_entropy(logits, tgt_out, ignore_index=ignore_index)
 
     def log_probs_fn(self, src):
-        """The model, for one source sequence, as the ``log_probs_fn`` of :mod:`implementations.decoding`.
+        """The model, for one source sequence, as the ``log_probs_fn`` of :mod:`implementations.language.decoding`.
 
         The source is encoded once, here. The function returned maps K target prefixes (K, t), each starting with
         the start token, to the log-probabilities of the next token (K, tgt_vocab): it runs the decoder over each
@@ -358,7 +360,7 @@ class Seq2Seq(Module):
         """Greedy decoding of a batch: y_t = argmax_v p(v | y_<t, x), one decoder step at a time.
 
         The decoder GRU is run for one step (T = 1) from the state of the previous step, fed its own last
-        prediction; the result equals :func:`~implementations.decoding.greedy_decode` on
+        prediction; the result equals :func:`~implementations.language.decoding.greedy_decode` on
         :meth:`log_probs_fn` of each source (without ``eos_id``). No end token stops the loop: every row gets
         ``max_len`` tokens; cut each after its first end token. Computed without a graph.
 

@@ -1,7 +1,7 @@
 """Transformer modules on the autograd engine: multi-head attention, the block, and a tiny GPT.
 
 Chapter 7 of the book. Inputs are batch first, (B, T, D) Tensors of token vectors. The maths lives in
-:mod:`implementations.attention`; these classes hold the parameters and wire the pieces together.
+:mod:`implementations.language.attention`; these classes hold the parameters and wire the pieces together.
 A public ``forward`` checks its input once, in the caller's terms (the module's d_model), and calls ``_forward``;
 a model that runs its blocks at every step (and ``TinyGPT.generate``, once per new token) calls ``_forward``.
 With its key–value cache, ``TinyGPT.generate`` calls ``_forward_cached`` instead, which feeds only the new tokens.
@@ -107,7 +107,8 @@ class MultiHeadAttention(Module):
             The tokens the keys and values come from, with the batch axes of x; None (default) is self-attention
             (T_k = T).
         mask : array of bool, broadcastable to (…, num_heads, T, T_k), optional
-            True where attention is allowed (see :func:`~implementations.attention.scaled_dot_product_attention`).
+            True where attention is allowed (see
+            :func:`~implementations.language.attention.scaled_dot_product_attention`).
             For a padded memory: ``key_padding_mask(lengths, T_k)[:, None]``, of shape (B, 1, 1, T_k).
         return_weights : bool, default False
             Also return the attention weights, an ndarray of shape (…, num_heads, T, T_k).
@@ -191,7 +192,7 @@ class TransformerBlock(Module):
     norm_first : bool, default True
     activation : {"gelu", "relu"}, default "gelu"
     causal : bool, default False
-        Apply :func:`~implementations.attention.causal_mask`: token t attends only to tokens ≤ t
+        Apply :func:`~implementations.language.attention.causal_mask`: token t attends only to tokens ≤ t
         (a decoder); without it every token sees the whole sequence (an encoder).
     """
 

@@ -10,7 +10,7 @@ vector u_w (a row of ``W_out``). A training example is a vector h made of input 
 h predicts o either by the full softmax p(o | h) = exp(u_oᵀh) / Σ_w exp(u_wᵀh), O(V) per example
 (:func:`full_softmax_loss`), or by negative sampling, eq. (7.4), which approximates it in O(k) (:func:`sgns_loss`).
 Subsampling of frequent words (Mikolov et al., 2013b, eq. 5) drops each occurrence of a word w with probability
-max(0, 1 − √(t / f(w))), afresh every epoch (:func:`subsample`). :mod:`implementations.text` re-exports
+max(0, 1 − √(t / f(w))), afresh every epoch (:func:`subsample`). :mod:`implementations.language.text` re-exports
 :class:`Word2Vec` and :func:`sgns_loss`.
 """
 

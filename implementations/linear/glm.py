@@ -1,6 +1,6 @@
 """Generalized linear models fitted by Newton's method: a Newton loop for any cost, and Poisson regression.
 
-Chapter 2, section "Generalized linear models". Conventions are those of :mod:`implementations.logistic`:
+Chapter 2, section "Generalized linear models". Conventions are those of :mod:`implementations.linear.logistic`:
 
 * ``X`` has shape (N, m): N examples, m raw features, **no** bias column;
 * ``w`` has shape (m + 1,): ``w[0]`` is the bias, ``w[1:]`` multiply the columns of ``X``;
@@ -10,7 +10,7 @@ Poisson regression models a count as Poisson with mean μ = e^z, z = wᵀφ: the
 distribution's canonical link, so that its gradient is eq. (2.24) with μ = e^z. Its cost is the averaged negative
 log-likelihood without the constant log y!, and its Hessian (1/N) Φᵀ diag(μ) Φ is that of every canonical GLM,
 with the variance of y (for a Poisson count, its mean μ) in the diagonal. :func:`newton` is the loop of
-:func:`implementations.logistic.fit_logistic_newton`, written once for any cost whose gradient and Hessian
+:func:`implementations.linear.logistic.fit_logistic_newton`, written once for any cost whose gradient and Hessian
 the caller provides.
 """
 
@@ -34,7 +34,7 @@ def newton(gradient_and_hessian, w_init, *, num_iters, tol=1e-12):
 
     Each step solves H s = ∇J (no inverse is formed) and subtracts s. It stops after ``num_iters`` steps, or
     earlier once a step changes no weight by more than ``tol`` relative to the largest weight. There is no
-    line search: like :func:`implementations.logistic.fit_logistic_newton`, it relies on starting close
+    line search: like :func:`implementations.linear.logistic.fit_logistic_newton`, it relies on starting close
     enough to the minimum of a convex cost.
 
     Parameters

@@ -1,6 +1,6 @@
 """The perceptron of Rosenblatt (1958): a linear classifier trained one mistake at a time.
 
-Same conventions as :mod:`implementations.logistic`: ``w[0]`` is the bias and labels are 0 or 1.
+Same conventions as :mod:`implementations.linear.logistic`: ``w[0]`` is the bias and labels are 0 or 1.
 """
 
 import numpy as np

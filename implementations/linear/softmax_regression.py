@@ -81,7 +81,8 @@ def softmax_cost(X, y, W, *, l2=0.0):
 def softmax_gradient(X, y, W, *, l2=0.0):
     """Gradient of :func:`softmax_cost`, ∇_W J = (1/N) Φᵀ(P − Y) + (λ/N) I′W, eq. (2.15).
 
-    P holds the predicted probabilities and Y the one-hot targets (:func:`one_hot`); column k is the logistic
+    P holds the predicted probabilities and Y the one-hot targets (:func:`~implementations.numeric.one_hot`); column
+    k is the logistic
     gradient of eq. (2.7) with class k against the rest.
 
     Parameters
@@ -114,7 +115,7 @@ def _cost_and_gradient(Phi, Y, W, l2):
     Phi : ndarray of shape (N, m + 1)
         Design matrix, bias column first.
     Y : ndarray of shape (N, K)
-        One-hot targets, :func:`one_hot`.
+        One-hot targets, :func:`~implementations.numeric.one_hot`.
     W : ndarray of shape (m + 1, K)
     l2 : float
 

@@ -393,9 +393,9 @@ def avg_pool2d(x, size=2, *, stride=None):
 class Conv2d(Module):
     """A convolutional layer: F kernels of size kh × kw slid over a batch of C-channel images, one bias per kernel.
 
-    out[n, f] = b[f] + Σ_c x[n, c] ⋆ K[f, c], the cross-correlation of :func:`implementations.conv.conv2d`, with
+    out[n, f] = b[f] + Σ_c x[n, c] ⋆ K[f, c], the cross-correlation of :func:`implementations.nn.conv.conv2d`, with
     ``weight`` K of shape (F, C, kh, kw) and ``bias`` b of shape (F,). Each output value sums fan_in = C·kh·kw
-    products, which sets the initialization as for :class:`Linear` (seeded by ``rng``):
+    products, which sets the initialization as for :class:`~implementations.nn.layers.Linear` (seeded by ``rng``):
 
     * ``init="he"`` (He et al., 2015): K ~ N(0, 2 / fan_in), for ReLU networks, the default here because
       convolutional networks are ReLU networks (``Linear`` defaults to Xavier, which suits tanh and linear layers);
@@ -478,7 +478,7 @@ class ResidualBlock(Module):
     * ``ResidualBlock(Sequential(Linear(D, H, rng=rng, init="he"), Tensor.relu, Linear(H, D, rng=rng)))``;
     * ``ResidualBlock(Sequential(Conv2d(C, C, 3, padding=1, rng=rng), BatchNorm2d(C), Tensor.relu,
       Conv2d(C, C, 3, padding=1, rng=rng), BatchNorm2d(C)))``, the block of a ResNet (``BatchNorm2d`` from
-      :mod:`implementations.normalization`), whose original form adds a ReLU after the sum:
+      :mod:`implementations.nn.normalization`), whose original form adds a ReLU after the sum:
       ``Sequential(ResidualBlock(branch), Tensor.relu)``.
 
     Parameters

@@ -5,7 +5,7 @@ Conventions: a batch of inputs has shape (N, in_features) (or (..., in_features)
 y = x @ W + b with W of shape (in_features, out_features), so a row vector of features goes in and a
 row comes out, as in the design matrix of chapter 1. Images are batches of shape (N, C, H, W). All randomness
 comes from an explicit ``rng``. Batch normalization, which keeps running averages, is in
-:mod:`implementations.normalization`.
+:mod:`implementations.nn.normalization`.
 """
 
 import numbers
@@ -221,7 +221,7 @@ class Dropout(Module):
     by 1/(1 − p): y = m ⊙ x / (1 − p) with mᵢ ~ Bernoulli(1 − p) independently, so E[y] = x. Because the scaling
     happens while training, the trained network is evaluated as it is, after ``model.eval()``. The gradient reaches
     only the kept entries, each multiplied by 1/(1 − p). Each forward pass in training mode draws a new mask m from
-    the layer's ``rng``; the maths is :func:`implementations.functional.dropout`'s.
+    the layer's ``rng``; the maths is :func:`implementations.engine.functional.dropout`'s.
 
     Parameters
     ----------

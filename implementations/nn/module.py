@@ -6,6 +6,7 @@ Chapter 4 of the book. A :class:`Module` is a function with parameters; :class:`
 
 import numpy as np
 
+from .._contract import passes_through
 from .._validation import _describe, as_array, check_finite_values, check_flag
 from ..engine.autograd import Tensor, _tensor_argument
 
@@ -22,6 +23,7 @@ class Module:
     training = True
     _buffers = ()  # names of the attributes that hold buffers (NumPy arrays), in a stable order
 
+    @passes_through  # a checked forward called here is checked as a call by the caller of the module
     def __call__(self, *args, **kwargs):
         return self.forward(*args, **kwargs)
 
@@ -168,6 +170,7 @@ class Sequential(Module):
             if isinstance(layer, Module):
                 yield f"layers.{k}", layer
 
+    @passes_through  # each layer is checked as the caller's own call: they were put together by the caller
     def forward(self, x):
         """The layers applied in order to ``x`` (a Tensor or an array)."""
         x = _tensor_argument(x, "x", allow_empty=False)

@@ -23,7 +23,7 @@ variance of the population the batches are drawn from, which the biased σ² und
 most for small batches. (The batch itself is normalized with the biased σ², also as in PyTorch.) In evaluation mode
 (``model.eval()``) the layer normalizes with ``running_mean`` and ``running_var`` instead, so that an example's output
 no longer depends on the rest of its batch. The running averages are buffers:
-:meth:`~implementations.nn.Module.state_dict` saves them with γ and β.
+:meth:`~implementations.nn.module.Module.state_dict` saves them with γ and β.
 
 Unlike PyTorch, which starts the running averages at 0 and 1 and uses them silently, a layer in evaluation mode
 that has seen no training batch (and loaded no state) raises an error: its output would normalize with made-up

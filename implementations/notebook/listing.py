@@ -62,21 +62,22 @@ def _docstring_lines(tree, lines):
     return first, last
 
 
-def show_source(obj, *, docstring=False):
-    """The source of a function, class or method, to display in a notebook as a Python listing.
+def show_source(obj, *more, docstring=False):
+    """The source of one or more functions, classes or methods, to display in a notebook as one Python listing.
 
-    The code is taken from the module that defines ``obj`` (``inspect.getsource``), so it is always the code that
-    runs. Decorators and comments are kept; the docstring is left out unless ``docstring=True``, since the book's
-    API reference shows it.
+    The code is taken from the module that defines each object (``inspect.getsource``), so it is always the code that
+    runs. Decorators (the declared input contract, ``@checked(...)``) and comments are kept; the docstring is left out
+    unless ``docstring=True``, since the book's API reference shows it. Several objects (a loss and its derivative)
+    are shown one after the other, separated by a blank line.
 
     Parameters
     ----------
-    obj : function, class or method
+    obj, *more : function, class or method
         Defined with ``def`` or ``class`` in a file whose source Python can read, e.g.
         ``regression.add_bias`` or ``nn.Linear.forward``.
     docstring : bool, optional
-        Keep the docstring (default False: left out, with the blank lines that follow it). A docstring that is
-        the whole body of ``obj``, or shares a line with other code, is always kept.
+        Keep the docstrings (default False: left out, with the blank lines that follow them). A docstring that is
+        the whole body of an object, or shares a line with other code, is always kept.
 
     Returns
     -------
@@ -86,18 +87,25 @@ def show_source(obj, *, docstring=False):
     Raises
     ------
     TypeError
-        If ``obj`` is not a function, class or method defined in readable Python source (a built-in, a NumPy
+        If an object is not a function, class or method defined in readable Python source (a built-in, a NumPy
         ufunc, a lambda, an instance, a module, ...).
 
     Examples
     --------
-    >>> from implementations import listing, regression
-    >>> print(repr(listing.show_source(regression.add_bias)).splitlines()[0])
-    def add_bias(X):
+    >>> from implementations import numeric
+    >>> from implementations.notebook import listing
+    >>> print(repr(listing.show_source(numeric.sigmoid)).splitlines()[:2])
+    ['@checked(z="array")', 'def sigmoid(z):']
     """
-    expected = "expected a function, class or method defined with def or class in a file, e.g. regression.predict"
     docstring = check_flag(docstring, "docstring")
+    return Listing("\n\n\n".join(_source_of(o, docstring) for o in (obj, *more)))
+
+
+def _source_of(obj, docstring):
+    """The dedented source of one function, class or method, without its docstring unless ``docstring``."""
+    expected = "expected a function, class or method defined with def or class in a file, e.g. regression.predict"
     target = obj.__func__ if inspect.ismethod(obj) else obj
+    target = inspect.unwrap(target) if inspect.isfunction(target) else target  # a checked function: its own source
     if not (inspect.isfunction(target) or inspect.isclass(target)):
         raise TypeError(f"obj is {obj!r} of type {type(obj).__name__}; {expected}")
     try:
@@ -118,4 +126,4 @@ def show_source(obj, *, docstring=False):
         while after < len(lines) and not lines[after].strip():  # the blank lines after the docstring go too
             after += 1
         lines = lines[:first] + lines[after:]
-    return Listing("\n".join(lines).rstrip())
+    return "\n".join(lines).rstrip()

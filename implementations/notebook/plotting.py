@@ -425,7 +425,7 @@ def draw_graph(ax, output, *, names=None):
     Parameters
     ----------
     ax : matplotlib.axes.Axes
-    output : implementations.autograd.Tensor
+    output : implementations.engine.autograd.Tensor
         The final node, usually a scalar loss.
     names : dict of Tensor -> str, optional
         Labels for some nodes (parameters, data, the loss); a dict keyed by the tensors themselves.

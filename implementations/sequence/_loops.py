@@ -4,7 +4,8 @@ Private helpers of chapter 6's module, which imports them. ``_Recurrent`` is the
 GRU: it makes one parameter set per layer and direction, checks the initial states, and runs the layers in turn,
 each direction with the cell's own loop over time. ``_lstm_loop`` and ``_gru_loop`` are those loops for the two
 gated cells, in NumPy, each one node of the autograd engine's graph (``_lstm_loop`` says why); ``_lstm_backward``
-and ``_gru_backward`` are backpropagation through time for them, as :func:`implementations.sequence.rnn_bptt` is
+and ``_gru_backward`` are backpropagation through time for them, as
+:func:`implementations.sequence.recurrent.rnn_bptt` is
 for the plain recurrent cell.
 
 Shapes: B sequences of T steps, D input features, H hidden units, W = H (or 2H if bidirectional) outputs per step
