@@ -337,7 +337,7 @@ def check_str_list(values, name, *, what="token"):
     return values
 
 
-def check_diverged(loss, previous, *, step, rate_name, rate, growth=1e4):
+def stop_if_diverged(loss, previous, *, step, rate_name, rate, growth=1e4):
     """Raise FloatingPointError when a training loss is no longer finite or has grown ``growth``-fold.
 
     ``previous`` is a reference loss (the first one, or the smallest so far); a loss that is larger by orders of

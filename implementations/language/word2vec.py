@@ -22,7 +22,7 @@ import numpy as np
 from .._validation import (
     _describe,
     as_finite_array,
-    check_diverged,
+    stop_if_diverged,
     check_ids,
     check_positive,
     check_positive_int,
@@ -389,7 +389,7 @@ class Word2Vec:
                     rng.random((len(batch), negatives)), side="right")  # (b, k)
                 loss, update = self._batch_gradients([e[batch] for e in examples], neg)
                 try:  # a loss no longer finite, or 10⁴ times the first (that of W_out = 0): lr is too large
-                    check_diverged(loss, first_loss, step=step, rate_name="lr", rate=lr)
+                    stop_if_diverged(loss, first_loss, step=step, rate_name="lr", rate=lr)
                 except FloatingPointError as exc:
                     raise FloatingPointError(f"{exc} A smaller batch_size={batch_size} helps too: frequent words "
                                              "get many updates per batch.") from None
