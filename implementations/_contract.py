@@ -70,18 +70,18 @@ __all__ = ["checked", "passes_through", "TENSOR"]
 
 _PACKAGE = __name__.rpartition(".")[0] + "."  # "implementations."
 _HELPERS = _PACKAGE + "notebook"  # the book's helpers call the package as a notebook does: from outside
-_PASSES_THROUGH = set()  # code objects of the functions whose calls count as their caller's
+_PASSES_THROUGH = set()  # ids of the code objects of the functions whose calls count as their caller's
 
 
 def passes_through(function):
     """Declare that ``function`` only passes on its caller's values: a checked call it makes counts as its caller's."""
-    _PASSES_THROUGH.add(getattr(function, "__code__", None))
+    _PASSES_THROUGH.add(id(function.__code__))
     return function
 
 
 def _from_inside(frame):
     """Is ``frame`` (the caller of a checked function) the package's own code? Frames that pass through are skipped."""
-    while frame is not None and frame.f_code in _PASSES_THROUGH:
+    while frame is not None and id(frame.f_code) in _PASSES_THROUGH:  # (a code object's own hash is slow)
         frame = frame.f_back
     module = frame.f_globals.get("__name__", "") if frame is not None else ""
     return module.startswith(_PACKAGE) and not module.startswith(_HELPERS)
@@ -322,6 +322,40 @@ class _Role:
 
 # --- the decorator -------------------------------------------------------------------------------------------------
 
+def _binder(signature):
+    """A function (args, kwargs) -> {name: value} with the defaults filled in, or None for a call Python would refuse.
+
+    It does what ``signature.bind`` and ``apply_defaults`` do, for the signatures the package uses (no positional-only
+    or variable arguments), several times faster; other signatures fall back to them.
+    """
+    parameters = list(signature.parameters.values())
+    simple = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in parameters)
+    positional = [p.name for p in parameters if p.kind == p.POSITIONAL_OR_KEYWORD]
+    defaults = {p.name: p.default for p in parameters if p.default is not p.empty}
+    names = {p.name for p in parameters}
+
+    def bind_simple(args, kwargs):
+        if len(args) > len(positional) or any(k not in names for k in kwargs):
+            return None
+        arguments = dict(zip(positional, args))
+        if any(k in arguments for k in kwargs):
+            return None
+        arguments.update(kwargs)
+        for name, default in defaults.items():
+            arguments.setdefault(name, default)
+        return arguments if len(arguments) == len(names) else None
+
+    def bind_general(args, kwargs):
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError:
+            return None
+        bound.apply_defaults()
+        return bound.arguments
+
+    return bind_simple if simple else bind_general
+
+
 def _as_arrays(result):
     """``result`` with each Tensor replaced by its array (in a tuple or list too)."""
     if isinstance(result, TENSOR.cls):
@@ -359,16 +393,15 @@ def checked(also=(), like_inputs=False, **roles):
         is_method = names[:1] == ["self"]
         tensor_roles = [r for r in parsed if r.kind == "tensor"]
         also_args = [(check, list(inspect.signature(check).parameters)) for check in extra]
+        bind = _binder(signature)
 
         @functools.wraps(function)
         def wrapper(*args, **kwargs):
             if _from_inside(sys._getframe(1)):  # the package's own call: checked where the values came in
                 return function(*args, **kwargs)
-            bound = signature.bind(*args, **kwargs)
-            arguments = bound.arguments
-            for p in signature.parameters.values():  # defaults take part in the checks
-                if p.name not in arguments and p.default is not inspect.Parameter.empty:
-                    arguments[p.name] = p.default
+            arguments = bind(args, kwargs)
+            if arguments is None:  # a call Python itself refuses (a missing or unknown argument): its own message
+                return function(*args, **kwargs)
             owner = arguments.get("self") if is_method else None
             any_tensor = like_inputs and any(isinstance(arguments.get(r.name), TENSOR.cls) for r in tensor_roles)
             dims = {}
@@ -377,7 +410,7 @@ def checked(also=(), like_inputs=False, **roles):
                     arguments[role.name] = role.check(arguments[role.name], dims, owner, arguments)
             for check, params in also_args:
                 check(**{p: arguments[p] for p in params if p in arguments})
-            result = function(*bound.args, **bound.kwargs)
+            result = function(**arguments)
             return _as_arrays(result) if like_inputs and not any_tensor else result
 
         wrapper.roles = dict(roles)
