@@ -337,7 +337,7 @@ def _binder(signature):
     def bind_simple(args, kwargs):
         if len(args) > len(positional) or any(k not in names for k in kwargs):
             return None
-        arguments = dict(zip(positional, args))
+        arguments = dict(zip(positional, args, strict=False))  # (fewer args than positional names)
         if any(k in arguments for k in kwargs):
             return None
         arguments.update(kwargs)
