@@ -1,7 +1,9 @@
 """Chapter 4: the automatic-differentiation engine, and the losses built on it.
 
 - :mod:`.autograd`: :class:`~.autograd.Tensor`, an array that records how it was computed, and the reverse pass;
-- :mod:`.functional`: losses (cross-entropy, binary cross-entropy, mean squared error) and dropout on Tensors.
+- :mod:`.functional`: losses (cross-entropy, binary cross-entropy, mean squared error) and dropout on Tensors;
+- :mod:`._fast`: what only makes the engine fast (tested equal to the plain forms); :mod:`._checks`: the checks of a
+  caller's arguments.
 
 The engine's public names are also importable from here: ``from implementations.engine import Tensor, no_grad``.
 """

@@ -75,6 +75,8 @@ EXAMPLES = {
     "implementations.engine.autograd.Tensor.numpy": _method("numpy"),
     "implementations.engine.autograd.Tensor.relu": _method("relu"),
     "implementations.engine.autograd.Tensor.sigmoid": _method("sigmoid"),
+    "implementations.engine.autograd.Tensor.softplus": _method("softplus"),
+    "implementations.engine.autograd.Tensor.topological_order": _method("topological_order"),
     "implementations.engine.autograd.Tensor.sqrt": _method("sqrt", data=POSITIVE),
     "implementations.engine.autograd.Tensor.tanh": _method("tanh"),
     "implementations.engine.autograd.Tensor.log_softmax": Example(
