@@ -133,6 +133,23 @@ def operands_multiply(a, b):
                          ) from None
 
 
+def shape_fits(shape, tensor, error):
+    """The error of a ``reshape`` NumPy refused, with the sizes in it."""
+    return (TypeError if isinstance(error, TypeError) else ValueError)(
+        f"shape {shape!r} does not fit a tensor of shape {tensor.shape} ({tensor.size} entries); expected integers "
+        f"whose product is {tensor.size} (one of them may be -1). NumPy says: {error}")
+
+
+def permutation(axes, shape):
+    """The axes of a ``transpose``: each of 0, …, ndim − 1 once (negative axes count from the end)."""
+    ndim = len(shape)
+    whole = all(type(a) is int or (isinstance(a, numbers.Integral) and not isinstance(a, bool)) for a in axes)
+    if not whole or sorted(a % ndim if -ndim <= a < ndim else ndim for a in axes) != list(range(ndim)):
+        raise ValueError(f"axes {axes!r} is not a permutation of the {ndim} axes of a tensor of shape {shape}; "
+                         f"expected each of 0, …, {ndim - 1} once (negative axes count from the end).")
+    return axes
+
+
 def index_fits(index, shape, error):
     """The error of an index that NumPy refused for a tensor of ``shape``, with the tensor's shape in it."""
     kind = IndexError if isinstance(error, IndexError) else TypeError

@@ -13,7 +13,6 @@ a caller's arguments in :mod:`._checks`.
 
 import contextlib
 import math
-import numbers
 
 import numpy as np
 
@@ -21,7 +20,7 @@ from .. import _contract, numeric
 from .._contract import checked
 from . import _checks, _fast
 
-__all__ = ["Tensor", "no_grad", "is_grad_enabled", "concatenate", "stack", "where"]
+__all__ = ["Tensor", "no_grad", "is_grad_enabled"]
 
 FAST = True  # the speed devices of _fast (in-place GELU); False runs the taught forms, which give the same values
 
@@ -303,11 +302,8 @@ class Tensor:
         shape = shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
         try:
             out = self.data.reshape(shape)
-        except (TypeError, ValueError) as exc:  # NumPy's message names neither the argument nor the sizes
-            raise (TypeError if isinstance(exc, TypeError) else ValueError)(
-                f"shape {shape!r} does not fit a tensor of shape {self.shape} ({self.size} entries); expected "
-                f"integers whose product is {self.size} (one of them may be -1). NumPy says: {exc}"
-            ) from None
+        except (TypeError, ValueError) as error:  # NumPy's message names neither the argument nor the sizes
+            raise _checks.shape_fits(shape, self, error) from None
         return Tensor._result(out, (self,), lambda g: (g.reshape(self.shape),), "reshape")
 
     def transpose(self, *axes):
@@ -317,14 +313,8 @@ class Tensor:
         tuple.
         """
         axes = axes[0] if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
-        axes = tuple(axes) if axes else tuple(reversed(range(self.ndim)))
-        ndim = self.data.ndim
-        whole = all(type(a) is int or (isinstance(a, numbers.Integral) and not isinstance(a, bool)) for a in axes)
-        if not whole or sorted(a % ndim if -ndim <= a < ndim else ndim for a in axes) != list(range(ndim)):
-            raise ValueError(f"axes {axes!r} is not a permutation of the {ndim} axes of a tensor of shape "
-                             f"{self.shape}; expected each of 0, …, {ndim - 1} once (negative axes count from the "
-                             "end).")
-        inverse = tuple(np.argsort([a % ndim for a in axes]))  # the permutation that undoes ``axes``
+        axes = _checks.permutation(tuple(axes) if axes else tuple(reversed(range(self.ndim))), self.shape)
+        inverse = tuple(np.argsort([a % self.ndim for a in axes]))  # the permutation that undoes ``axes``
         return Tensor._result(np.transpose(self.data, axes), (self,), lambda g: (np.transpose(g, inverse),),
                               "transpose")
 
@@ -439,70 +429,6 @@ class Tensor:
     def detach(self):
         """The same values, cut from the graph (no gradient flows through the result)."""
         return Tensor(self.data)
-
-
-# --- functions of several tensors ------------------------------------------------------------------------------------
-
-@checked(tensors=_checks.tensor_list, also=_checks.joinable)
-def concatenate(tensors, axis=0):
-    """Join tensors along an existing axis; each gets its own slice of the gradient back.
-
-    Parameters
-    ----------
-    tensors : list of Tensor (or arrays)
-        Of equal shapes except along ``axis``.
-    axis : int, default 0
-
-    Returns
-    -------
-    Tensor
-    """
-    ends = np.cumsum([t.shape[axis] for t in tensors])[:-1]  # where each tensor's slice of the result ends
-
-    def backward(g):
-        return tuple(np.split(g, ends, axis=axis))
-
-    return Tensor._result(np.concatenate([t.data for t in tensors], axis=axis), tensors, backward, "concatenate")
-
-
-@checked(tensors=_checks.tensor_list, also=_checks.stackable)
-def stack(tensors, axis=0):
-    """Join tensors of equal shape along a new axis.
-
-    Parameters
-    ----------
-    tensors : list of Tensor (or arrays) of one shape S
-    axis : int, default 0
-        Where the new axis goes, in −(len(S) + 1)..len(S).
-
-    Returns
-    -------
-    Tensor of shape S with a new axis of length len(tensors) at ``axis``
-    """
-    def backward(g):
-        return tuple(np.moveaxis(g, axis, 0))
-
-    return Tensor._result(np.stack([t.data for t in tensors], axis=axis), tensors, backward, "stack")
-
-
-@checked(condition=_checks.mask, a=_checks.tensor_argument, b=_checks.tensor_argument, also=_checks.where_broadcasts)
-def where(condition, a, b):
-    """Entries of ``a`` where ``condition`` holds, of ``b`` elsewhere (all three broadcast).
-
-    Parameters
-    ----------
-    condition : bool array (or 0/1 values)
-    a, b : Tensor, array or number
-        A plain number may be ±inf (a fill value); arrays must be finite.
-
-    Returns
-    -------
-    Tensor of the broadcast shape of the three
-    """
-    def backward(g):
-        return _unbroadcast(np.where(condition, g, 0.0), a.shape), _unbroadcast(np.where(condition, 0.0, g), b.shape)
-
-    return Tensor._result(np.where(condition, a.data, b.data), (a, b), backward, "where")
 
 
 @contextlib.contextmanager

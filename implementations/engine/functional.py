@@ -1,11 +1,75 @@
-"""Losses and dropout on :class:`~implementations.engine.autograd.Tensor` values, differentiable end to end."""
+"""Functions of :class:`~implementations.engine.autograd.Tensor` values, differentiable end to end: joining and
+selecting tensors, the losses, and dropout."""
 
 import numpy as np
 
 from .._contract import checked
 from . import _checks
+from .autograd import Tensor, _unbroadcast
 
-__all__ = ["cross_entropy", "binary_cross_entropy_with_logits", "mse_loss", "dropout"]
+__all__ = ["concatenate", "stack", "where", "cross_entropy", "binary_cross_entropy_with_logits", "mse_loss", "dropout"]
+
+
+@checked(tensors=_checks.tensor_list, also=_checks.joinable)
+def concatenate(tensors, axis=0):
+    """Join tensors along an existing axis; each gets its own slice of the gradient back.
+
+    Parameters
+    ----------
+    tensors : list of Tensor (or arrays)
+        Of equal shapes except along ``axis``.
+    axis : int, default 0
+
+    Returns
+    -------
+    Tensor
+    """
+    ends = np.cumsum([t.shape[axis] for t in tensors])[:-1]  # where each tensor's slice of the result ends
+
+    def backward(g):
+        return tuple(np.split(g, ends, axis=axis))
+
+    return Tensor._result(np.concatenate([t.data for t in tensors], axis=axis), tensors, backward, "concatenate")
+
+
+@checked(tensors=_checks.tensor_list, also=_checks.stackable)
+def stack(tensors, axis=0):
+    """Join tensors of equal shape along a new axis.
+
+    Parameters
+    ----------
+    tensors : list of Tensor (or arrays) of one shape S
+    axis : int, default 0
+        Where the new axis goes, in −(len(S) + 1)..len(S).
+
+    Returns
+    -------
+    Tensor of shape S with a new axis of length len(tensors) at ``axis``
+    """
+    def backward(g):
+        return tuple(np.moveaxis(g, axis, 0))
+
+    return Tensor._result(np.stack([t.data for t in tensors], axis=axis), tensors, backward, "stack")
+
+
+@checked(condition=_checks.mask, a=_checks.tensor_argument, b=_checks.tensor_argument, also=_checks.where_broadcasts)
+def where(condition, a, b):
+    """Entries of ``a`` where ``condition`` holds, of ``b`` elsewhere (all three broadcast).
+
+    Parameters
+    ----------
+    condition : bool array (or 0/1 values)
+    a, b : Tensor, array or number
+        A plain number may be ±inf (a fill value); arrays must be finite.
+
+    Returns
+    -------
+    Tensor of the broadcast shape of the three
+    """
+    def backward(g):
+        return _unbroadcast(np.where(condition, g, 0.0), a.shape), _unbroadcast(np.where(condition, 0.0, g), b.shape)
+
+    return Tensor._result(np.where(condition, a.data, b.data), (a, b), backward, "where")
 
 
 @checked(logits="tensor (..., K)", targets=_checks.integer_targets, ignore_index=_checks.optional_integer,
