@@ -34,7 +34,7 @@ import warnings
 # the first edition's flat module -> its home in this edition, then the modules its old namespace also drew from
 _MOVED = {
     "attention": ("language.attention", "nn.normalization", "engine.autograd", "numeric"),
-    "autograd": ("engine.autograd",),
+    "autograd": ("engine.autograd", "engine.functional"),
     "basis": ("linear.basis",),
     "bpe": ("language.bpe",),
     "conv": ("nn.conv", "engine.autograd"),

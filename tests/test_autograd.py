@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tensor_check import assert_gradients_match
 
-from implementations.engine.autograd import Tensor, concatenate, no_grad, stack, where
+from implementations.engine.autograd import Tensor, no_grad
+from implementations.engine.functional import concatenate, stack, where
 
 
 def rand(*shape, seed=0, low=-2.0, high=2.0):
@@ -439,3 +440,80 @@ def test_concatenate_and_stack_name_the_offending_tensor():
         stack([a, Tensor(np.zeros((3, 2)))])
     with pytest.raises(ValueError, match="tensors is empty"):
         stack([])
+
+
+# --- the engine's fast paths equal the taught forms; operands that do not fit are named (issue 34) -------------------
+
+@pytest.mark.parametrize("shape", [(7,), (3, 5), (2, 4, 6)])
+def test_the_fast_gelu_equals_the_taught_form(shape, monkeypatch):
+    """autograd.FAST switches the in-place GELU of _fast for the formula as the chapter writes it: same values and
+    gradients to round-off."""
+    from implementations.engine import autograd
+
+    x = np.random.default_rng(sum(shape)).normal(scale=3.0, size=shape)
+    upstream = np.random.default_rng(1).normal(size=shape)
+    results = {}
+    for fast in (True, False):
+        monkeypatch.setattr(autograd, "FAST", fast)
+        t = Tensor(x, requires_grad=True)
+        y = t.gelu()
+        y.backward(upstream)
+        results[fast] = (y.data, t.grad)
+    np.testing.assert_allclose(results[True][0], results[False][0], rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(results[True][1], results[False][1], rtol=1e-12, atol=1e-15)
+    assert not np.array_equal(results[True][1], np.zeros(shape))
+
+
+def test_the_taught_reverse_pass_reads_as_eq_4_6():
+    """backward is the topological order reversed, then each node's local gradients accumulated into its parents:
+    its source says so in a few lines, with the speed bookkeeping behind grads.add."""
+    import inspect
+
+    source = inspect.getsource(Tensor.backward)
+    body = source[source.index('"""', source.index('"""') + 3) + 3:].strip().splitlines()
+    assert len(body) <= 12, body
+    assert "reversed(self.topological_order())" in source and "grads.add(parent, g_parent)" in source
+
+
+def test_the_gradient_accumulator_sums_in_place_without_touching_shared_arrays():
+    x = Tensor(np.ones(3), requires_grad=True)
+    shared = x * 1.0
+    loss = (shared + shared + shared).sum()  # three uses of one node: its gradient is summed
+    loss.backward()
+    np.testing.assert_array_equal(x.grad, [3.0, 3.0, 3.0])
+
+
+@pytest.mark.parametrize(("operation", "message"), [
+    (lambda a, b: a + b, r"the operands of \+ have shapes \(2, 3\) and \(4,\), which do not broadcast"),
+    (lambda a, b: a * b, r"the operands of \* have shapes \(2, 3\) and \(4,\), which do not broadcast"),
+    (lambda a, b: a - b, r"the operands of - have shapes \(2, 3\) and \(4,\)"),
+    (lambda a, b: a / b, r"the operands of / have shapes \(2, 3\) and \(4,\)"),
+    (lambda a, b: a + b.data, r"the operands of \+ have shapes \(2, 3\) and \(4,\)"),
+])
+def test_operands_that_do_not_broadcast_are_named_with_their_shapes(operation, message):
+    a, b = Tensor(np.ones((2, 3))), Tensor(np.ones(4))
+    with pytest.raises(ValueError, match=message):
+        operation(a, b)
+
+
+def test_a_matrix_product_of_shapes_that_do_not_fit_names_the_inner_dimensions():
+    with pytest.raises(ValueError, match=r"the operands of @ have shapes \(2, 3\) and \(4, 5\): the last axis of the "
+                                         r"left one \(3\) must equal the second-to-last axis of the right one \(4\)"):
+        Tensor(np.ones((2, 3))) @ Tensor(np.ones((4, 5)))
+    with pytest.raises(ValueError, match=r"the operands of @ have shapes \(3,\) and \(4,\)"):
+        Tensor(np.ones(3)) @ np.ones(4)
+    with pytest.raises(ValueError, match="batch axes"):
+        Tensor(np.ones((2, 3, 4))) @ Tensor(np.ones((5, 4, 2)))
+    assert (Tensor(np.ones((2, 3, 4))) @ Tensor(np.ones((1, 4, 2)))).shape == (2, 3, 2)  # batch axes broadcast
+
+
+def test_an_index_out_of_range_names_the_shape_of_the_tensor():
+    with pytest.raises(IndexError, match=r"the index \[5\] does not fit a tensor of shape \(3,\)"):
+        Tensor(np.arange(3.0))[5]
+    with pytest.raises(IndexError, match=r"does not fit a tensor of shape \(2, 3\)"):
+        Tensor(np.ones((2, 3)))[np.array([0, 2]), 0]
+
+
+def test_an_operand_with_nan_is_refused_as_the_caller_s_data():
+    with pytest.raises(ValueError, match="the operand of \\* .*NaN"):
+        Tensor(np.ones(2)) * np.array([1.0, np.nan])

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from implementations import numeric
-from implementations.engine.autograd import where
+from implementations.engine.functional import where
 from implementations.notebook import exercise_checks
 from implementations.notebook.exercises import ExerciseCheckFailed
 

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from tensor_check import assert_gradients_match
 
-from implementations.engine.autograd import Tensor, concatenate, stack, where
+from implementations.engine.autograd import Tensor
+from implementations.engine.functional import concatenate, stack, where
 from implementations.nn import parameter_count
 from implementations.sequence import GRU, LSTM, RNN, chrono_init, rnn_bptt
 

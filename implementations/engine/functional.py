@@ -1,23 +1,79 @@
-"""Losses and dropout on :class:`~implementations.engine.autograd.Tensor` values, differentiable end to end."""
-
-import numbers
+"""Functions of :class:`~implementations.engine.autograd.Tensor` values, differentiable end to end: joining and
+selecting tensors, the losses, and dropout."""
 
 import numpy as np
 
-from .._validation import as_array, check_finite_values, check_flag, check_rng
-from .autograd import Tensor, _tensor_argument, where
+from .._contract import checked
+from . import _checks
+from .autograd import Tensor, _unbroadcast
 
-__all__ = ["cross_entropy", "binary_cross_entropy_with_logits", "mse_loss", "dropout"]
-
-
-def _target_array(targets, name):
-    """Targets as an array: an integer array as it is (the common case, O(1)); other data converted and checked."""
-    t = targets.data if isinstance(targets, Tensor) else targets
-    if isinstance(t, np.ndarray) and t.dtype.kind in "iu":
-        return t
-    return check_finite_values(as_array(t, name), name)
+__all__ = ["concatenate", "stack", "where", "cross_entropy", "binary_cross_entropy_with_logits", "mse_loss", "dropout"]
 
 
+@checked(tensors=_checks.tensor_list, also=_checks.joinable)
+def concatenate(tensors, axis=0):
+    """Join tensors along an existing axis; each gets its own slice of the gradient back.
+
+    Parameters
+    ----------
+    tensors : list of Tensor (or arrays)
+        Of equal shapes except along ``axis``.
+    axis : int, default 0
+
+    Returns
+    -------
+    Tensor
+    """
+    ends = np.cumsum([t.shape[axis] for t in tensors])[:-1]  # where each tensor's slice of the result ends
+
+    def backward(g):
+        return tuple(np.split(g, ends, axis=axis))
+
+    return Tensor._result(np.concatenate([t.data for t in tensors], axis=axis), tensors, backward, "concatenate")
+
+
+@checked(tensors=_checks.tensor_list, also=_checks.stackable)
+def stack(tensors, axis=0):
+    """Join tensors of equal shape along a new axis.
+
+    Parameters
+    ----------
+    tensors : list of Tensor (or arrays) of one shape S
+    axis : int, default 0
+        Where the new axis goes, in −(len(S) + 1)..len(S).
+
+    Returns
+    -------
+    Tensor of shape S with a new axis of length len(tensors) at ``axis``
+    """
+    def backward(g):
+        return tuple(np.moveaxis(g, axis, 0))
+
+    return Tensor._result(np.stack([t.data for t in tensors], axis=axis), tensors, backward, "stack")
+
+
+@checked(condition=_checks.mask, a=_checks.tensor_argument, b=_checks.tensor_argument, also=_checks.where_broadcasts)
+def where(condition, a, b):
+    """Entries of ``a`` where ``condition`` holds, of ``b`` elsewhere (all three broadcast).
+
+    Parameters
+    ----------
+    condition : bool array (or 0/1 values)
+    a, b : Tensor, array or number
+        A plain number may be ±inf (a fill value); arrays must be finite.
+
+    Returns
+    -------
+    Tensor of the broadcast shape of the three
+    """
+    def backward(g):
+        return _unbroadcast(np.where(condition, g, 0.0), a.shape), _unbroadcast(np.where(condition, 0.0, g), b.shape)
+
+    return Tensor._result(np.where(condition, a.data, b.data), (a, b), backward, "where")
+
+
+@checked(logits="tensor (..., K)", targets=_checks.integer_targets, ignore_index=_checks.optional_integer,
+         also=_checks.targets_are_classes)
 def cross_entropy(logits, targets, *, ignore_index=None):
     """Mean of −log softmax(logits)[target] over the targets that are kept, eq. (2.14).
 
@@ -34,54 +90,19 @@ def cross_entropy(logits, targets, *, ignore_index=None):
     -------
     loss : Tensor of shape ()
     """
-    logits = _tensor_argument(logits, "logits")
-    if logits.ndim == 0:
-        raise ValueError("logits is a single number; expected shape (..., K) with the K classes on the last axis.")
-    if ignore_index is not None and (isinstance(ignore_index, bool) or not isinstance(ignore_index, numbers.Integral)):
-        raise ValueError(f"ignore_index must be an integer (such as -100 for padding) or None; received "
-                         f"{ignore_index!r}.")
-    t = _target_array(targets, "targets")
     K = logits.shape[-1]
-    if t.shape != logits.shape[:-1]:
-        raise ValueError(
-            f"targets have shape {t.shape} but logits have shape {logits.shape}; expected targets of shape "
-            f"{logits.shape[:-1]} (one class index per row of logits)."
-        )
-    if t.dtype.kind not in "iu" and t.size and not np.all(t == np.round(t)):  # integer arrays need no check
-        raise ValueError(f"targets must be integer class indices; received non-integer values such as "
-                         f"{t[t != np.round(t)].flat[0]:g}. Encode the classes as 0, …, K − 1.")
-    t = t.astype(np.int64).ravel()  # (M,)
-    rows = np.arange(t.size) if ignore_index is None else np.flatnonzero(t != ignore_index)  # the kept targets
-    if not rows.size:
-        raise ValueError("targets are empty; there is nothing to average." if ignore_index is None else
-                         "every target equals ignore_index; there is nothing to average.")
-    t_kept = t if ignore_index is None else t[rows]
-    if t_kept.min() < 0 or t_kept.max() >= K:
-        bad = t_kept[(t_kept < 0) | (t_kept >= K)]
-        raise ValueError(
-            f"targets must lie in 0..{K - 1} (K = {K} classes); received {np.unique(bad)[:5].tolist()}. "
-            "Use ignore_index for padding positions."
-        )
-    log_p = logits.reshape(-1, K).log_softmax(axis=-1)  # (M, K)
-    return -log_p[rows, t_kept].mean()
+    t = targets.ravel()  # (M,) one class index per row of logits
+    kept = np.arange(t.size) if ignore_index is None else np.flatnonzero(t != ignore_index)  # the rows that count
+    log_p = logits.reshape(-1, K).log_softmax(axis=-1)  # (M, K): log softmax, eq. (2.12)
+    return -log_p[kept, t[kept]].mean()  # −(1/M) Σ_i log p(y⁽ⁱ⁾ | x⁽ⁱ⁾)
 
 
-def _softplus(z):
-    """softplus(z) = log(1 + e^z) for a Tensor, as max(z, 0) + log(1 + e^(−|z|)), which never overflows.
-
-    Both pieces take the branch z ≥ 0 at z = 0, so the derivative there is the correct sigm(0) = 1/2.
-    """
-    nonnegative = z.data >= 0
-    positive_part = where(nonnegative, z, 0.0)  # max(z, 0), derivative 1 at z = 0
-    abs_z = where(nonnegative, z, -z)  # |z|, derivative +1 at z = 0: the same branch
-    return positive_part + ((-abs_z).exp() + 1.0).log()
-
-
+@checked(logits="tensor", targets="array", also=_checks.probabilities_like)
 def binary_cross_entropy_with_logits(logits, targets):
     """Mean of log(1 + e^z) − t z, eq. (2.6): the binary cross-entropy computed from the logits z.
 
-    log(1 + e^z) is evaluated as max(z, 0) + log(1 + e^(−|z|)), which never overflows. Both pieces take
-    the branch z ≥ 0 at z = 0, so the gradient there is the correct sigm(0) − t = 1/2 − t.
+    log(1 + e^z) is the softplus of z, computed without overflow; its derivative, the sigmoid, makes the gradient
+    sigm(z) − t.
 
     Parameters
     ----------
@@ -92,16 +113,10 @@ def binary_cross_entropy_with_logits(logits, targets):
     -------
     loss : Tensor of shape ()
     """
-    z = _tensor_argument(logits, "logits")
-    t = np.asarray(_target_array(targets, "targets"), dtype=np.float64)
-    if t.shape != z.shape:
-        raise ValueError(f"targets have shape {t.shape}; expected the shape of the logits, {z.shape}.")
-    if np.any((t < 0) | (t > 1)) or np.isnan(t).any():
-        raise ValueError("targets must lie in [0, 1]; received values outside it (or NaN). Use 0/1 labels or "
-                         "probabilities.")
-    return (_softplus(z) - z * t).mean()
+    return (logits.softplus() - logits * targets).mean()
 
 
+@checked(prediction="tensor", target="tensor", also=_checks.same_shape)
 def mse_loss(prediction, target):
     """Mean squared error (1/n) Σ (prediction − target)², over every entry.
 
@@ -114,21 +129,15 @@ def mse_loss(prediction, target):
     -------
     loss : Tensor of shape ()
     """
-    prediction = _tensor_argument(prediction, "prediction")
-    target = _tensor_argument(target, "target")
-    if prediction.shape != target.shape:
-        raise ValueError(
-            f"prediction has shape {prediction.shape} but target has shape {target.shape}; expected equal shapes "
-            "(broadcasting here is almost always a bug)."
-        )
     return ((prediction - target) ** 2).mean()
 
 
+@checked(x="tensor", p="prob", rng="rng", training="flag", also=_checks.below_one)
 def dropout(x, p, *, rng, training):
     """Inverted dropout: zero each entry with probability p and scale the rest by 1/(1 − p).
 
-    The expected value of every entry is unchanged, so nothing needs rescaling at evaluation time,
-    when ``training`` is False and ``x`` is returned as it is.
+    The expected value of every entry is unchanged, so nothing needs rescaling at evaluation time, when ``training``
+    is False and ``x`` is returned as it is.
 
     Parameters
     ----------
@@ -138,12 +147,12 @@ def dropout(x, p, *, rng, training):
         Checked even when unused (``training=False``), so that a missing generator shows at once.
     training : bool
     """
-    x = _tensor_argument(x, "x")
-    if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0.0 <= p < 1.0:
-        raise ValueError(f"p must be a probability in [0, 1); received {p!r}.")
-    rng = check_rng(rng)
-    training = check_flag(training, "training")
     if not training or p == 0.0:
         return x
-    keep = rng.random(x.shape) >= p  # (same shape as x)
+    keep = rng.random(x.shape) >= p  # (same shape as x): each entry kept with probability 1 − p
     return x * (keep / (1.0 - p))
+
+
+def _softplus(z):
+    """softplus of a Tensor: the first edition's name of :meth:`Tensor.softplus`, which gan and vae still import."""
+    return z.softplus()

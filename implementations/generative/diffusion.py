@@ -33,8 +33,8 @@ from .._validation import (
     check_positive_int,
     check_rng,
 )
-from ..engine.autograd import Tensor, _tensor_argument, concatenate, no_grad
-from ..engine.functional import mse_loss
+from ..engine.autograd import Tensor, _tensor_argument, no_grad
+from ..engine.functional import concatenate, mse_loss
 from ..nn.layers import MLP, _check_activation
 from ..nn.module import Module
 

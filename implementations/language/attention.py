@@ -19,7 +19,8 @@ from .._validation import (
     check_flag,
     check_positive_int,
 )
-from ..engine.autograd import Tensor, _check_not_empty, _result, _tensors, concatenate
+from ..engine.autograd import Tensor, _check_not_empty, _result, _tensors
+from ..engine.functional import concatenate
 
 __all__ = [
     "simple_self_attention",

@@ -25,7 +25,8 @@ from .._validation import (
     check_rng,
 )
 from ..engine import functional as F
-from ..engine.autograd import Tensor, _check_not_empty, _result, _tensors, _unbroadcast, concatenate, no_grad
+from ..engine.autograd import Tensor, _check_not_empty, _result, _tensors, _unbroadcast, no_grad
+from ..engine.functional import concatenate
 from ..nn.layers import Embedding, Linear
 from ..nn.module import Module
 from ..sequence.recurrent import GRU

@@ -22,12 +22,12 @@ import numpy as np
 from .._validation import (
     _describe,
     as_finite_array,
-    stop_if_diverged,
     check_ids,
     check_positive,
     check_positive_int,
     check_rng,
     check_str_list,
+    stop_if_diverged,
 )
 from ..engine.autograd import _add_at_rows
 from ..numeric import cosine_similarity, log_sigmoid, sigmoid

@@ -31,7 +31,8 @@ from .._validation import (
     check_positive_int,
     check_rng,
 )
-from ..engine.autograd import Tensor, _tensor_argument, concatenate, stack
+from ..engine.autograd import Tensor, _tensor_argument
+from ..engine.functional import concatenate, stack
 from .module import Module
 
 __all__ = ["conv2d", "conv2d_loop", "im2col", "pad2d", "conv_output_size", "max_pool2d", "avg_pool2d",

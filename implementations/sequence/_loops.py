@@ -16,7 +16,8 @@ of a layer, L layers. ``valid`` (B, T) is False at the steps past a sequence's e
 import numpy as np
 
 from .._validation import check_flag, check_positive_int, check_rng
-from ..engine.autograd import Tensor, _tensor_argument, concatenate, stack
+from ..engine.autograd import Tensor, _tensor_argument
+from ..engine.functional import concatenate, stack
 from ..nn.module import Module
 from ..numeric import sigmoid
 

@@ -34,7 +34,8 @@ from .._validation import (
     check_flag,
     check_rng,
 )
-from ..engine.autograd import Tensor, _tensor_argument, concatenate, stack, where
+from ..engine.autograd import Tensor, _tensor_argument
+from ..engine.functional import concatenate, stack, where
 from ._loops import _gru_loop, _lstm_loop, _Recurrent
 
 __all__ = ["RNN", "LSTM", "GRU", "chrono_init", "rnn_bptt"]

@@ -11,7 +11,7 @@ import numpy as np
 
 import contract
 from contract import Example
-from implementations.engine import autograd
+from implementations.engine import autograd, functional
 from implementations.engine.autograd import Tensor
 
 _rng = np.random.default_rng(0)
@@ -75,6 +75,8 @@ EXAMPLES = {
     "implementations.engine.autograd.Tensor.numpy": _method("numpy"),
     "implementations.engine.autograd.Tensor.relu": _method("relu"),
     "implementations.engine.autograd.Tensor.sigmoid": _method("sigmoid"),
+    "implementations.engine.autograd.Tensor.softplus": _method("softplus"),
+    "implementations.engine.autograd.Tensor.topological_order": _method("topological_order"),
     "implementations.engine.autograd.Tensor.sqrt": _method("sqrt", data=POSITIVE),
     "implementations.engine.autograd.Tensor.tanh": _method("tanh"),
     "implementations.engine.autograd.Tensor.log_softmax": Example(
@@ -116,8 +118,8 @@ EXAMPLES = {
         extra=[("a repeated axis", {"axes": (0, 0)}, ()), ("an axis out of range", {"axes": (0, 2)}, ()),
                ("too few axes", {"axes": (0,)}, ()), ("a string axis", {"axes": ("1", 0)}, ()),
                ("too many axes", {"axes": (2, 1, 0)}, ())]),
-    "implementations.engine.autograd.concatenate": Example(
-        build=lambda: (autograd.concatenate, {"tensors": [_leaf(), Tensor(A)], "axis": 0}),
+    "implementations.engine.functional.concatenate": Example(
+        build=lambda: (functional.concatenate, {"tensors": [_leaf(), Tensor(A)], "axis": 0}),
         extra=[("a string", {"tensors": "ab"}, ()), ("an empty list", {"tensors": []}, ()),
                ("a Tensor instead of a list", {"tensors": Tensor(A)}, ()),
                ("shapes that differ off the axis", {"tensors": [Tensor(A), Tensor(np.ones((2, 4)))]}, ()),
@@ -126,14 +128,14 @@ EXAMPLES = {
                ("a string entry", {"tensors": [Tensor(A), "x"]}, ()),
                ("an axis out of range", {"axis": 2}, ()), ("a fractional axis", {"axis": 0.5}, ()),
                ("None", {"axis": None}, ())]),
-    "implementations.engine.autograd.stack": Example(
-        build=lambda: (autograd.stack, {"tensors": [_leaf(), Tensor(A)], "axis": 1}),
+    "implementations.engine.functional.stack": Example(
+        build=lambda: (functional.stack, {"tensors": [_leaf(), Tensor(A)], "axis": 1}),
         extra=[("a string", {"tensors": "ab"}, ()), ("an empty list", {"tensors": []}, ()),
                ("different shapes", {"tensors": [Tensor(A), Tensor(np.ones((3, 2)))]}, ()),
                ("an inf entry", {"tensors": [Tensor(A), np.full((2, 3), np.inf)]}, ()),
                ("an axis out of range", {"axis": 3}, ()), ("a fractional axis", {"axis": 0.5}, ())]),
-    "implementations.engine.autograd.where": Example(
-        build=lambda: (autograd.where, {"condition": A > 0, "a": _leaf(), "b": 0.0}),
+    "implementations.engine.functional.where": Example(
+        build=lambda: (functional.where, {"condition": A > 0, "a": _leaf(), "b": 0.0}),
         roles={"condition": "array:any-nd"},
         extra=any_nd_tensor("a", A) + [("a shape that does not broadcast", {"a": np.ones((2, 4))}, ()),
                                        ("NaN", {"b": math.nan}, ()), ("a string", {"b": "zero"}, ()),
