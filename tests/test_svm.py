@@ -348,7 +348,7 @@ def test_nonpositive_C_is_refused(C):
 
 def test_non_square_or_asymmetric_gram_is_refused():
     X, y, K = small_problem()
-    with pytest.raises(ValueError, match=r"K must be a square Gram matrix \(N, N\).*shape \(10, 9\)"):
+    with pytest.raises(ValueError, match=r"K has 9 entries along axis 1, but K's axis 0 gives N = 10.*shape \(N, N\)"):
         svm.fit_svm_dual(K[:, :9], y, C=1.0)
     K_bad = K.copy()
     K_bad[0, 1] += 0.1
