@@ -395,6 +395,15 @@ def test_kernel_ridge_refuses_predict_before_fit_and_bad_inputs():
         kernels.KernelRidge(kernels.linear_kernel, l2=0.0)
 
 
+def test_kernel_ridge_checks_the_gram_matrix_of_its_kernel():
+    """What fit_kernel_ridge refuses in a Gram matrix, KernelRidge.fit refuses in its kernel's kernel(X, X)."""
+    X, y, _ = regression_problem(10, 2, seed=19)
+    with pytest.raises(ValueError, match="K has the negative diagonal entry"):
+        kernels.KernelRidge(lambda A, B: np.tanh(A @ B.T - 10.0), l2=0.1).fit(X, y)
+    with pytest.raises(ValueError, match="K must be symmetric"):
+        kernels.KernelRidge(lambda A, B: A @ B.T + A[:, :1], l2=0.1).fit(X, y)
+
+
 def test_random_fourier_features_refuse_mismatched_maps():
     Omega, u = kernels.sample_fourier_features(2, num_features=5, width=1.0, rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"Omega has 2 entries along axis 0, but X's axis 1 gives m = 3"):
