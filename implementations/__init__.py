@@ -81,6 +81,8 @@ _MOVED = {
 _RENAMED = {
     ("logistic", "_sigmoid"): "numeric.sigmoid",
     ("logistic", "_sigmoid_from"): "numeric.sigmoid",
+    # kernels (chapter 3): the primal's cost and subgradient in one private function, now the public subgradient
+    ("svm", "_cost_and_subgradient"): "kernel_methods.svm.svm_primal_subgradient",
 }
 
 

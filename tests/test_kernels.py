@@ -322,7 +322,7 @@ def test_mean_over_many_draws_approaches_the_kernel():
     lambda X, Z: kernels.rbf_kernel(X, Z, width=1.0),
 ])
 def test_kernels_refuse_a_column_mismatch(kernel):
-    with pytest.raises(ValueError, match="X has 3 columns but Z has 2; expected the same number of features"):
+    with pytest.raises(ValueError, match=r"Z has 2 entries along axis 1, but X's axis 1 gives m = 3 \(the number of"):
         kernel(np.zeros((4, 3)), np.zeros((5, 2)))
 
 
@@ -345,9 +345,9 @@ def test_polynomial_kernel_refuses_a_negative_offset():
 
 def test_fit_kernel_ridge_refuses_bad_systems():
     K = kernels.rbf_kernel(np.arange(4.0).reshape(4, 1), np.arange(4.0).reshape(4, 1), width=1.0)  # (4, 4)
-    with pytest.raises(ValueError, match=r"K must be a square Gram matrix \(N, N\); received shape \(4, 3\)"):
+    with pytest.raises(ValueError, match=r"K has 3 entries along axis 1, but K's axis 0 gives N = 4.*shape \(N, N\)"):
         kernels.fit_kernel_ridge(K[:, :3], np.zeros(4), l2=1.0)
-    with pytest.raises(ValueError, match="y has 3 entries but K is 4 × 4"):
+    with pytest.raises(ValueError, match=r"y has 3 entries along axis 0, but K's axis 0 gives N = 4"):
         kernels.fit_kernel_ridge(K, np.zeros(3), l2=1.0)
     asymmetric = K.copy()
     asymmetric[0, 3] += 1e-3
@@ -382,12 +382,12 @@ def test_fit_kernel_ridge_does_not_detect_every_matrix_that_is_not_psd():
 
 def test_kernel_ridge_refuses_predict_before_fit_and_bad_inputs():
     model = kernels.KernelRidge(kernels.linear_kernel, l2=1.0)
-    with pytest.raises(ValueError, match="predict was called before fit"):
+    with pytest.raises(ValueError, match=r"this KernelRidge is not fitted yet.*Call model.fit"):
         model.predict(np.zeros((2, 2)))
-    with pytest.raises(ValueError, match="X has 4 rows but y has 3 entries"):
+    with pytest.raises(ValueError, match=r"y has 3 entries along axis 0, but X's axis 0 gives N = 4"):
         model.fit(np.zeros((4, 2)), np.zeros(3))
     model.fit(np.eye(3, 2), np.ones(3))
-    with pytest.raises(ValueError, match="X has 3 columns but the model was fitted on X_train with 2"):
+    with pytest.raises(ValueError, match=r"X has 3 entries along axis 1, but KernelRidge.num_features is 2"):
         model.predict(np.zeros((2, 3)))
     with pytest.raises(TypeError, match="kernel must be a kernel function"):
         kernels.KernelRidge("rbf", l2=1.0)
@@ -395,11 +395,20 @@ def test_kernel_ridge_refuses_predict_before_fit_and_bad_inputs():
         kernels.KernelRidge(kernels.linear_kernel, l2=0.0)
 
 
+def test_kernel_ridge_checks_the_gram_matrix_of_its_kernel():
+    """What fit_kernel_ridge refuses in a Gram matrix, KernelRidge.fit refuses in its kernel's kernel(X, X)."""
+    X, y, _ = regression_problem(10, 2, seed=19)
+    with pytest.raises(ValueError, match="K has the negative diagonal entry"):
+        kernels.KernelRidge(lambda A, B: np.tanh(A @ B.T - 10.0), l2=0.1).fit(X, y)
+    with pytest.raises(ValueError, match="K must be symmetric"):
+        kernels.KernelRidge(lambda A, B: A @ B.T + A[:, :1], l2=0.1).fit(X, y)
+
+
 def test_random_fourier_features_refuse_mismatched_maps():
     Omega, u = kernels.sample_fourier_features(2, num_features=5, width=1.0, rng=np.random.default_rng(0))
-    with pytest.raises(ValueError, match="X has 3 columns but Omega has 2 rows"):
+    with pytest.raises(ValueError, match=r"Omega has 2 entries along axis 0, but X's axis 1 gives m = 3"):
         kernels.random_fourier_features(np.zeros((4, 3)), Omega=Omega, u=u)
-    with pytest.raises(ValueError, match="u has 4 phases but Omega has 5 columns"):
+    with pytest.raises(ValueError, match=r"u has 4 entries along axis 0, but Omega's axis 1 gives M = 5"):
         kernels.random_fourier_features(np.zeros((4, 2)), Omega=Omega, u=u[:4])
     with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
         kernels.sample_fourier_features(2, num_features=5, width=1.0, rng=0)

@@ -348,7 +348,7 @@ def test_nonpositive_C_is_refused(C):
 
 def test_non_square_or_asymmetric_gram_is_refused():
     X, y, K = small_problem()
-    with pytest.raises(ValueError, match=r"K must be a square Gram matrix \(N, N\).*shape \(10, 9\)"):
+    with pytest.raises(ValueError, match=r"K has 9 entries along axis 1, but K's axis 0 gives N = 10.*shape \(N, N\)"):
         svm.fit_svm_dual(K[:, :9], y, C=1.0)
     K_bad = K.copy()
     K_bad[0, 1] += 0.1
@@ -395,3 +395,18 @@ def test_multipliers_outside_the_box_are_refused():
     _, y, K = small_problem()
     with pytest.raises(ValueError, match=r"alpha must lie in the box \[0, C\] with C=1"):
         svm.kkt_violations(K, y, np.full(10, 1.5), 0.0, C=1.0)
+
+
+def test_decision_function_in_blocks_equals_one_gram_block():
+    """More than 2048 new inputs go through the kernel in blocks of rows; f is that of one (N′, S) block."""
+    X, y = blobs(80, 2, 1.5, seed=30)
+    model = svm.KernelSVM(lambda A, B: rbf(A, B, 0.8), C=1.0).fit(X, y)
+    X_new = np.random.default_rng(31).normal(size=(5000, 2))  # (5000, 2): three blocks, the last one partial
+    f_one_block = rbf(X_new, model.support_vectors_, 0.8) @ model.dual_coef_ + model.intercept_  # (5000,)
+    np.testing.assert_allclose(model.decision_function(X_new), f_one_block, rtol=1e-12, atol=1e-12)
+
+
+def test_kernel_svm_refuses_a_kernel_whose_gram_matrix_is_not_symmetric():
+    X, y = blobs(10, 2, 1.0, seed=0)
+    with pytest.raises(ValueError, match="K must be symmetric"):
+        svm.KernelSVM(lambda A, B: A @ B.T + A[:, :1], C=1.0).fit(X, y)  # κ(x, z) = xᵀz + x₁: not symmetric

@@ -21,16 +21,8 @@ The kernels, with degree d, offset c and width s (eq. (3.5)):
 
 import numpy as np
 
-from .._validation import (
-    as_finite_array,
-    check_callable,
-    check_nonnegative,
-    check_positive,
-    check_positive_int,
-    check_rng,
-    check_X,
-    check_X_y,
-)
+from .._contract import checked
+from ._checks import fitted, kernel_function, nonnegative_diagonal, singular_means_not_psd, symmetric_gram
 
 __all__ = [
     "linear_kernel",
@@ -43,17 +35,7 @@ __all__ = [
 ]
 
 
-def _check_X_Z(X, Z):
-    """Two finite 2-D arrays of inputs, (N, m) and (N′, m), with the same number of columns m."""
-    X = check_X(X, "X")
-    Z = check_X(Z, "Z")
-    if X.shape[1] != Z.shape[1]:
-        raise ValueError(f"X has {X.shape[1]} columns but Z has {Z.shape[1]}; expected the same number of features "
-                         "in both, since κ(x, z) compares one row of X with one row of Z. Pass inputs with the same "
-                         "features, in the same order.")
-    return X, Z
-
-
+@checked(X="array (N, m)", Z="array (N_z, m)")
 def linear_kernel(X, Z):
     """The linear kernel κ(x, z) = xᵀz for every pair of rows, eq. (3.5): the Gram block XZᵀ.
 
@@ -69,10 +51,10 @@ def linear_kernel(X, Z):
     K : ndarray of shape (N, N′)
         K[i, j] = X[i] · Z[j]. Cost: O(N N′ m) time, O(N N′) memory.
     """
-    X, Z = _check_X_Z(X, Z)
     return X @ Z.T  # (N, N′)
 
 
+@checked(X="array (N, m)", Z="array (N_z, m)", degree="count", offset="penalty")
 def polynomial_kernel(X, Z, *, degree, offset=1.0):
     """The polynomial kernel κ(x, z) = (xᵀz + c)^d for every pair of rows, eq. (3.5).
 
@@ -94,12 +76,10 @@ def polynomial_kernel(X, Z, *, degree, offset=1.0):
     K : ndarray of shape (N, N′)
         Cost: O(N N′ m) time, O(N N′) memory.
     """
-    X, Z = _check_X_Z(X, Z)
-    degree = check_positive_int(degree, "degree")
-    offset = check_nonnegative(offset, "offset")
     return (X @ Z.T + offset) ** degree  # (N, N′)
 
 
+@checked(X="array (N, m)", Z="array (N_z, m)", width="rate")
 def rbf_kernel(X, Z, *, width):
     """The RBF (Gaussian) kernel κ(x, z) = exp(−‖x − z‖² / (2s²)) for every pair of rows, eq. (3.5).
 
@@ -121,8 +101,6 @@ def rbf_kernel(X, Z, *, width):
     K : ndarray of shape (N, N′)
         Entries in [0, 1]; 1 up to round-off where a row of X equals a row of Z.
     """
-    X, Z = _check_X_Z(X, Z)
-    width = check_positive(width, "width")
     shift = X.mean(axis=0)  # (m,): κ sees only x − z, and shifting both by x̄ makes ‖x‖², ‖z‖² small
     X, Z = X - shift, Z - shift  # (N, m), (N′, m)
     x_sq = np.einsum("ij,ij->i", X, X)  # (N,): ‖x‖²
@@ -132,23 +110,7 @@ def rbf_kernel(X, Z, *, width):
     return np.exp(-dist_sq / (2.0 * width**2))  # (N, N′)
 
 
-def _check_gram(K):
-    """A square (N, N) finite matrix that is symmetric up to round-off, as a Gram matrix 𝐊 is."""
-    K = as_finite_array(K, "K", ndim=2, allow_empty=False)
-    if K.shape[0] != K.shape[1]:
-        raise ValueError(f"K must be a square Gram matrix (N, N); received shape {K.shape}. Pass the kernel of the "
-                         "training inputs with themselves, e.g. K = rbf_kernel(X, X, width=s), not a block "
-                         "between training and test inputs.")
-    difference = K - K.T  # (N, N)
-    asymmetry = np.abs(difference, out=difference).max()  # in place: one temporary of the size of K, not two
-    scale = np.abs(K).max()
-    if asymmetry > 1e-10 * scale:
-        raise ValueError(f"K must be symmetric, as every Gram matrix K[i, j] = κ(x⁽ⁱ⁾, x⁽ʲ⁾) is; received a matrix "
-                         f"with max abs(K − Kᵀ) = {asymmetry:.3g} for entries up to {scale:.3g}. Check that the same "
-                         "inputs were passed as both arguments of the kernel, or symmetrise it with (K + K.T) / 2.")
-    return K
-
-
+@checked(K="array (N, N)", y="array (N,)", l2="rate", also=(symmetric_gram, nonnegative_diagonal))
 def fit_kernel_ridge(K, y, *, l2):
     """Dual coefficients of kernel ridge regression, 𝐚 = (𝐊 + λ𝐈)⁻¹𝐲, eq. (3.9).
 
@@ -180,26 +142,10 @@ def fit_kernel_ridge(K, y, *, l2):
     a : ndarray of shape (N,)
         Dual coefficients, one per training example.
     """
-    K = _check_gram(K)
-    y = as_finite_array(y, "y", ndim=1)
-    if y.shape[0] != K.shape[0]:
-        raise ValueError(f"y has {y.shape[0]} entries but K is {K.shape[0]} × {K.shape[1]}; expected one target per "
-                         "row of K (per training example).")
-    l2 = check_positive(l2, "l2")
-    diagonal = np.diag(K)  # (N,): κ(x⁽ⁱ⁾, x⁽ⁱ⁾) = ‖φ(x⁽ⁱ⁾)‖², never negative for a kernel
-    if np.any(diagonal < 0):
-        i = int(np.argmin(diagonal))
-        raise ValueError(f"K has the negative diagonal entry K[{i}, {i}] = {diagonal[i]:.3g}, but κ(x, x) = ‖φ(x)‖² "
-                         "must be >= 0 for every kernel, so K is not the Gram matrix of a kernel. Use a positive "
-                         "semi-definite kernel (linear, polynomial with c >= 0, RBF) instead of this function.")
     K_reg = K.copy()  # (N, N)
     K_reg[np.diag_indices_from(K_reg)] += l2  # 𝐊 + λ𝐈, without forming 𝐈
-    try:
+    with singular_means_not_psd(l2):  # singular only if 𝐊 has the eigenvalue −λ: not a kernel's
         return np.linalg.solve(K_reg, y)  # (N,): 𝐚 = (𝐊 + λ𝐈)⁻¹𝐲 without forming the inverse
-    except np.linalg.LinAlgError:
-        raise ValueError(f"K + l2 I is singular for l2={l2:g}, so K has the eigenvalue −{l2:g}; expected a positive "
-                         "semi-definite K, whose eigenvalues are all >= 0: K is not the Gram matrix of a kernel. "
-                         "Check the kernel function.") from None
 
 
 class KernelRidge:
@@ -211,7 +157,8 @@ class KernelRidge:
     Parameters
     ----------
     kernel : callable
-        ``kernel(X, Z) -> K`` of shape (N, N′), e.g. ``lambda X, Z: kernels.rbf_kernel(X, Z, width=0.1)``.
+        ``kernel(X, Z) -> K`` of shape (N, N′), e.g. ``lambda X, Z: kernels.rbf_kernel(X, Z, width=0.1)``. What it
+        returns is checked: finite numbers of that shape, and for Z = X a symmetric matrix with a diagonal >= 0.
     l2 : float
         Ridge strength λ > 0 (see :func:`fit_kernel_ridge`).
 
@@ -223,28 +170,19 @@ class KernelRidge:
         The dual coefficients, set by :meth:`fit` (None before).
     """
 
+    @checked(kernel=kernel_function(symmetric_gram, nonnegative_diagonal), l2="rate")
     def __init__(self, kernel, *, l2):
-        self.kernel = check_callable(kernel, "kernel", what="a kernel function kernel(X, Z) -> Gram block (N, N′)")
-        self.l2 = check_positive(l2, "l2")
-        self.X_train = None
-        self.a = None
+        self.kernel, self.l2 = kernel, l2
+        self.X_train = self.a = None
 
-    def _gram(self, X, Z):
-        """The kernel's Gram block for X (N, m) and Z (N′, m), checked: finite, of shape (N, N′)."""
-        try:
-            K = self.kernel(X, Z)
-        except TypeError as exc:
-            raise TypeError(f"kernel(X, Z) raised TypeError: {exc}. The kernel must take exactly two arrays; fix its "
-                            "other arguments with a lambda, e.g. kernel=lambda X, Z: kernels.rbf_kernel(X, Z, "
-                            "width=0.1).") from exc
-        K = as_finite_array(K, "kernel(X, Z)", ndim=2)
-        if K.shape != (X.shape[0], Z.shape[0]):
-            raise ValueError(f"kernel(X, Z) returned shape {K.shape} for X of shape {X.shape} and Z of shape "
-                             f"{Z.shape}; expected ({X.shape[0]}, {Z.shape[0]}), one value per pair of rows.")
-        return K
+    @property
+    def num_features(self):
+        """m, the number of features of the training inputs (and of every input to predict)."""
+        return self.X_train.shape[1]
 
+    @checked(X="array (N, m)", y="array (N,)")
     def fit(self, X, y):
-        """Store the training inputs and solve for the dual coefficients 𝐚, eq. (3.9).
+        """Store the training inputs and solve for the dual coefficients 𝐚 = (𝐊 + λ𝐈)⁻¹𝐲, eq. (3.9).
 
         Parameters
         ----------
@@ -255,12 +193,12 @@ class KernelRidge:
         -------
         self : KernelRidge
         """
-        X, y = check_X_y(X, y)
-        K = self._gram(X, X)  # (N, N): O(N² m) time, O(N²) memory
+        K = self.kernel(X, X)  # (N, N): O(N² m) time, O(N²) memory
         self.a = fit_kernel_ridge(K, y, l2=self.l2)  # (N,): O(N³)
-        self.X_train = X
+        self.X_train = X  # (N, m): every prediction needs κ(x⁽ⁱ⁾, x) for each of them
         return self
 
+    @checked(self=fitted("a", "dual coefficients"), X="array (N_new, self.num_features)")
     def predict(self, X):
         """Predictions f(x) = 𝐤(x)ᵀ𝐚 = Σᵢ aᵢ κ(x⁽ⁱ⁾, x) for each row x of X, eq. (3.10).
 
@@ -278,17 +216,11 @@ class KernelRidge:
         ValueError
             If the model has not been fitted yet.
         """
-        if self.a is None:
-            raise ValueError("predict was called before fit: this KernelRidge has no training inputs and no dual "
-                             "coefficients yet. Call model.fit(X_train, y_train) first.")
-        X = check_X(X)
-        if X.shape[1] != self.X_train.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} columns but the model was fitted on X_train with "
-                             f"{self.X_train.shape[1]}; expected the same features as in training.")
-        K_cross = self._gram(X, self.X_train)  # (N′, N): row j is 𝐤(x)ᵀ for the j-th new input
+        K_cross = self.kernel(X, self.X_train)  # (N′, N): row j is 𝐤(x)ᵀ for the j-th new input
         return K_cross @ self.a  # (N′,)
 
 
+@checked(m="count", num_features="count", width="rate", rng="rng")
 def sample_fourier_features(m, *, num_features, width, rng):
     """Draw the random map of random Fourier features for the RBF kernel of width s, eq. (3.23).
 
@@ -313,15 +245,12 @@ def sample_fourier_features(m, *, num_features, width, rng):
     u : ndarray of shape (M,)
         The phases.
     """
-    m = check_positive_int(m, "m")
-    M = check_positive_int(num_features, "num_features")
-    width = check_positive(width, "width")
-    rng = check_rng(rng)
-    Omega = rng.standard_normal((m, M)) / width  # (m, M): columns ω_j ~ 𝒩(0, s⁻²𝐈)
-    u = rng.uniform(0.0, 2.0 * np.pi, size=M)  # (M,): u_j ~ U[0, 2π)
+    Omega = rng.standard_normal((m, num_features)) / width  # (m, M): columns ω_j ~ 𝒩(0, s⁻²𝐈)
+    u = rng.uniform(0.0, 2.0 * np.pi, size=num_features)  # (M,): u_j ~ U[0, 2π)
     return Omega, u
 
 
+@checked(X="array (N, m)", Omega="array (m, M)", u="array (M,)")
 def random_fourier_features(X, *, Omega, u):
     """Random Fourier features Φ = √(2/M) cos(X𝛀 + 𝐮), eq. (3.23): φ(x)ᵀφ(x′) ≈ exp(−‖x − x′‖²/(2s²)).
 
@@ -332,23 +261,14 @@ def random_fourier_features(X, *, Omega, u):
     ----------
     X : array_like of shape (N, m)
     Omega : array_like of shape (m, M)
-        Frequencies, from :func:`sample_fourier_features`.
+        Frequencies, from :func:`sample_fourier_features` (drawn with m = X.shape[1]).
     u : array_like of shape (M,)
-        Phases, from :func:`sample_fourier_features`.
+        Phases, from the same call of :func:`sample_fourier_features`.
 
     Returns
     -------
     Phi : ndarray of shape (N, M)
         Row i is φ(x⁽ⁱ⁾)ᵀ.
     """
-    X = check_X(X)
-    Omega = as_finite_array(Omega, "Omega", ndim=2, allow_empty=False)
-    u = as_finite_array(u, "u", ndim=1, allow_empty=False)
-    if Omega.shape[0] != X.shape[1]:
-        raise ValueError(f"X has {X.shape[1]} columns but Omega has {Omega.shape[0]} rows; expected one row of "
-                         "frequencies per input feature. Draw Omega with sample_fourier_features(m=X.shape[1], ...).")
-    if u.shape[0] != Omega.shape[1]:
-        raise ValueError(f"u has {u.shape[0]} phases but Omega has {Omega.shape[1]} columns (frequencies); expected "
-                         "one phase per frequency. Pass the pair that sample_fourier_features returned together.")
     M = Omega.shape[1]
     return np.sqrt(2.0 / M) * np.cos(X @ Omega + u)  # (N, M): φ_j(x) = √(2/M) cos(ω_jᵀx + u_j)
