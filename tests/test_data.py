@@ -834,7 +834,8 @@ RESTORE_BOTH = r"Restore both with `git checkout -- data/{name} data/SHA256SUMS`
     (lambda raw: raw.replace(b"Anne", b"Ann\xe9", 1), r"is not UTF-8 text: byte \d+ \(line \d+\) is 0xe9, invalid"),
     (lambda raw: b"\xff\xfe" + raw, r"is not UTF-8 text: byte 0 \(line 1\) is 0xff"),
     (lambda raw: b"", r"is empty \(0 bytes\)"),
-    (lambda raw: b"Persuasion\n\nby Jane Austen\n", r"has 2 paragraph\(s\); expected the novel's 1,035, and at least 10"),
+    (lambda raw: b"Persuasion\n\nby Jane Austen\n",
+     r"has 2 paragraph\(s\); expected the novel's 1,035, and at least 10"),
 ], ids=["a Latin-1 letter", "a byte-order mark of UTF-16", "empty", "two paragraphs"])
 @pytest.mark.parametrize("split", ["all", "validation"])
 def test_a_damaged_novel_with_a_regenerated_checksum_is_refused_by_name(data_copy, damage, what, split):
