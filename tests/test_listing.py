@@ -164,3 +164,8 @@ def test_a_checked_function_is_listed_with_its_declaration_and_body():
     text = repr(listing.show_source(numeric.sigmoid))
     assert text.splitlines()[:2] == ['@checked(z="array")', "def sigmoid(z):"]
     assert "e = np.exp(-np.abs(z))" in text and "Parameters" not in text
+
+
+def test_a_bad_object_after_the_first_is_named_by_its_position():
+    with pytest.raises(TypeError, match=r"^more\[1\] is <built-in function len> of type builtin_function_or_method"):
+        listing.show_source(one_line_docstring, no_docstring, len)

@@ -176,3 +176,9 @@ def test_decision_regions_shade_the_class_of_each_point():
 def test_a_predict_that_does_not_return_one_label_per_point_is_named(predict, error, message):
     with pytest.raises(error, match=message):
         _regions(predict)
+
+
+def test_scatter_classes_refuses_more_classes_than_colours_by_name():
+    _, ax = plt.subplots()
+    with pytest.raises(ValueError, match=r"^class_names has 6 names, but at most 5 classes can be drawn"):
+        plotting.scatter_classes(ax, np.zeros((2, 2)), [0, 1], class_names=list("abcdef"), xlabel="", ylabel="")
