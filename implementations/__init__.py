@@ -61,7 +61,7 @@ _MOVED = {
     "normalization": ("nn.normalization", "nn.module", "engine.autograd"),
     "optim": ("nn.optim", "engine.autograd"),
     "perceptron": ("linear.perceptron", "linear.regression"),
-    "plotting": ("notebook.plotting",),
+    "plotting": ("notebook.plotting", "notebook.style"),
     "preprocessing": ("data.preprocessing",),
     "regression": ("linear.regression", "linear.basis", "data.preprocessing", "linear.robust", "linear.descent"),
     "report": ("notebook.report",),
@@ -69,7 +69,7 @@ _MOVED = {
     "seq2seq": ("language.seq2seq", "language.attention", "sequence.recurrent", "nn.layers", "nn.module"),
     "softmax": ("linear.softmax_regression", "linear.regression", "linear.descent", "numeric"),
     "svm": ("kernel_methods.svm", "linear.regression"),
-    "synthetic": ("data.synthetic",),
+    "synthetic": ("data",),  # split by topic: synthetic, sequence_tasks, corpora; the data package gathers them
     "text": ("language.text", "language.word2vec", "language.bpe", "numeric"),
     "transformer": ("language.transformer", "language.attention", "nn.module", "nn.normalization", "nn.layers"),
     "vae": ("generative.vae", "engine.autograd", "engine.functional", "nn.layers", "nn.module"),

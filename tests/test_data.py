@@ -1,4 +1,5 @@
-"""Tests of implementations.data (a facade over datasets and synthetic) and of the regeneration script make_data.py."""
+"""Tests of implementations.data (a facade over datasets, synthetic, sequence_tasks and corpora) and of the
+regeneration script make_data.py."""
 
 import base64
 import hashlib
@@ -15,6 +16,7 @@ from implementations.data import (
     DATA_DIR,
     PENGUIN_SPECIES,
     TAGGING_VOCABULARY,
+    corpora,
     datasets,
     load_digits,
     load_houses,
@@ -28,6 +30,7 @@ from implementations.data import (
     make_sine_data,
     make_spirals,
     make_windows,
+    sequence_tasks,
     synthetic,
     verify_checksum,
 )
@@ -149,7 +152,7 @@ def test_penguins_columns_dtypes_and_first_row():
 
 
 def test_load_penguins_rejects_a_non_bool_flag():
-    with pytest.raises(TypeError, match=r"drop_missing must be True or False; received 'yes'"):
+    with pytest.raises(ValueError, match=r"drop_missing must be True or False; received 'yes'"):
         load_penguins(drop_missing="yes")
 
 
@@ -565,9 +568,15 @@ def _damage_cell(folder, name, column, row, value):
     fields = lines[row].rstrip("\n").split(",")
     fields[lines[0].rstrip("\n").split(",").index(column)] = value
     lines[row] = ",".join(fields) + "\n"
-    path.write_text("".join(lines))
+    _write_with_its_checksum(folder, name, "".join(lines).encode())
+
+
+def _write_with_its_checksum(folder, name, content):
+    """Write ``content`` (bytes) to the copy ``folder/name`` and regenerate its entry of ``SHA256SUMS``: a damaged
+    file whose checksum passes, as after running sha256sum on a broken copy."""
+    (folder / name).write_bytes(content)
     sums = folder / "SHA256SUMS"
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    digest = hashlib.sha256(content).hexdigest()
     sums.write_text("".join(f"{digest}  {name}\n" if line.endswith(f"  {name}\n") else line
                             for line in sums.read_text().splitlines(keepends=True)))
 
@@ -625,13 +634,13 @@ def test_make_windows_refuses_strings_and_names_a_short_series():
         make_windows([[1.0, 2.0], [3.0]], window=1)
 
 
-@pytest.mark.parametrize("x_range", ["01", (0.0, "1"), (False, 1.0)])
+@pytest.mark.parametrize("x_range", ["01", (0.0, "1"), (False, 1.0), 1.0])
 def test_sine_data_refuses_an_x_range_that_is_not_two_numbers(x_range):
-    with pytest.raises(ValueError, match=r"x_range must be a pair of numbers"):
+    with pytest.raises(TypeError, match=r"^x_range must be a pair of numbers \(low, high\); received .*x_range=\(0"):
         make_sine_data(5, noise=0.1, rng=np.random.default_rng(0), x_range=x_range)
 
 
-# --- the facade implementations.data over datasets and synthetic ------------------------------------------------------
+# --- the facade implementations.data over datasets and the synthetic problems -----------------------------------------
 
 # Every name of implementations.data before it was split into datasets and synthetic: none may disappear.
 NAMES_BEFORE_THE_SPLIT = [
@@ -641,16 +650,19 @@ NAMES_BEFORE_THE_SPLIT = [
 ]
 
 
-def test_facade_keeps_every_name_and_exports_exactly_the_two_modules():
+HOMES = (datasets, synthetic, sequence_tasks, corpora)
+
+
+def test_facade_keeps_every_name_and_exports_exactly_its_modules():
     assert set(NAMES_BEFORE_THE_SPLIT) <= set(data.__all__)
     assert len(data.__all__) == len(set(data.__all__))
-    assert set(data.__all__) == set(datasets.__all__) | set(synthetic.__all__)
-    assert not set(datasets.__all__) & set(synthetic.__all__)  # each name has one home
+    assert set(data.__all__) == {name for home in HOMES for name in home.__all__}
+    assert sum(len(home.__all__) for home in HOMES) == len(data.__all__)  # each name has one home
 
 
-@pytest.mark.parametrize("name", sorted(set(datasets.__all__) | set(synthetic.__all__)))
+@pytest.mark.parametrize("name", sorted(name for home in HOMES for name in home.__all__))
 def test_facade_names_are_the_very_objects_of_their_module(name):
-    home = datasets if name in datasets.__all__ else synthetic
+    home = next(home for home in HOMES if name in home.__all__)
     assert getattr(data, name) is getattr(home, name)  # the same object, not a copy that could drift
     if callable(getattr(home, name)):
         assert getattr(home, name).__module__ == home.__name__
@@ -813,6 +825,41 @@ def test_persuasion_reads_from_data_dir_and_a_corrupted_copy_is_refused(data_cop
         load_persuasion(data_dir=data_copy)
 
 
+# A damaged file whose checksum was regenerated passes verify_checksum: the content itself is checked, and the message
+# names the file, says what is wrong and how to restore it and SHA256SUMS.
+RESTORE_BOTH = r"Restore both with `git checkout -- data/{name} data/SHA256SUMS` or regenerate all data files"
+
+
+@pytest.mark.parametrize(("damage", "what"), [
+    (lambda raw: raw.replace(b"Anne", b"Ann\xe9", 1), r"is not UTF-8 text: byte \d+ \(line \d+\) is 0xe9, invalid"),
+    (lambda raw: b"\xff\xfe" + raw, r"is not UTF-8 text: byte 0 \(line 1\) is 0xff"),
+    (lambda raw: b"", r"is empty \(0 bytes\)"),
+    (lambda raw: b"Persuasion\n\nby Jane Austen\n",
+     r"has 2 paragraph\(s\); expected the novel's 1,035, and at least 10"),
+], ids=["a Latin-1 letter", "a byte-order mark of UTF-16", "empty", "two paragraphs"])
+@pytest.mark.parametrize("split", ["all", "validation"])
+def test_a_damaged_novel_with_a_regenerated_checksum_is_refused_by_name(data_copy, damage, what, split):
+    _write_with_its_checksum(data_copy, "persuasion.txt", damage((REPO_DATA / "persuasion.txt").read_bytes()))
+    verify_checksum(data_copy / "persuasion.txt")  # the checksum passes: only the content tells
+    message = (rf"^{data_copy / 'persuasion.txt'} {what}.*It matches its entry in SHA256SUMS, so that entry was "
+               r"regenerated from a damaged copy. " + RESTORE_BOTH.format(name="persuasion.txt"))
+    with pytest.raises(ValueError, match=message):
+        load_persuasion(split=split, data_dir=data_copy)
+
+
+@pytest.mark.parametrize("name", CSV_FILES)
+@pytest.mark.parametrize(("damage", "what"), [
+    (lambda raw: b"", r"is empty \(0 bytes\)"),
+    (lambda raw: raw[:raw.index(b"\n") + 1], r"has its header but no data rows; expected rows of \['"),
+    (lambda raw: raw.replace(b"\n", b"\n\xff", 1), r"is not UTF-8 text: byte \d+ \(line 2\) is 0xff"),
+], ids=["empty", "header only", "not UTF-8"])
+def test_a_damaged_table_with_a_regenerated_checksum_is_refused_by_name(data_copy, name, damage, what):
+    _write_with_its_checksum(data_copy, name, damage((REPO_DATA / name).read_bytes()))
+    message = rf"^{data_copy / name} {what}.*" + RESTORE_BOTH.format(name=name)
+    with pytest.raises(ValueError, match=message):
+        LOADERS[name](data_dir=data_copy)
+
+
 @pytest.mark.parametrize(
     ("split", "error", "message"),
     [("test", ValueError, r"^split must be one of \['all', 'train', 'validation'\]; received 'test'"),
@@ -955,7 +1002,7 @@ def test_gaussian_mixtures_refuse_bad_arguments(function, kwargs, message):
 
 
 def test_gaussian_mixture_density_refuses_points_and_centres_of_different_dimensions():
-    with pytest.raises(ValueError, match="centres has 3 coordinates per row but X has 2"):
+    with pytest.raises(ValueError, match="centres has 3 entries along axis 1, but X's axis 1 gives d = 2"):
         data.gaussian_mixture_density(np.zeros((4, 2)), np.zeros((2, 3)), std=1.0)
     with pytest.raises(ValueError, match="std must be a finite number > 0"):
         data.gaussian_mixture_density(np.zeros((4, 2)), np.zeros((2, 2)), std=0.0)

@@ -63,7 +63,7 @@ class Shape:
         return self.side**2  # (,)
 
 
-# The package's own functions are listed from their module: show_source itself (a numpydoc docstring, no decorator).
+# The package's own functions are listed from their module: show_source itself (a numpydoc docstring, a declaration).
 # Functions of the chapters' modules are not used here: tools/equations_index.py would count these tests as
 # checks of the equations those functions implement.
 
@@ -72,7 +72,8 @@ def test_package_function_without_its_docstring_is_the_code_that_runs():
     text = repr(listing.show_source(listing.show_source))
     full = textwrap.dedent(inspect.getsource(listing.show_source)).rstrip()
     docstring = ast.get_docstring(ast.parse(full).body[0], clean=False)
-    assert text.startswith("def show_source(obj, *more, docstring=False):\n    docstring = check_flag(")
+    assert text.startswith('@checked(obj=definition, more=definitions, docstring="flag")\n'
+                           "def show_source(obj, *more, docstring=False):\n    return Listing(")
     assert docstring not in text and "Parameters" not in text
     assert full.replace(f'    """{docstring}"""\n', "") == text
 
@@ -163,3 +164,8 @@ def test_a_checked_function_is_listed_with_its_declaration_and_body():
     text = repr(listing.show_source(numeric.sigmoid))
     assert text.splitlines()[:2] == ['@checked(z="array")', "def sigmoid(z):"]
     assert "e = np.exp(-np.abs(z))" in text and "Parameters" not in text
+
+
+def test_a_bad_object_after_the_first_is_named_by_its_position():
+    with pytest.raises(TypeError, match=r"^more\[1\] is <built-in function len> of type builtin_function_or_method"):
+        listing.show_source(one_line_docstring, no_docstring, len)

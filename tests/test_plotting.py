@@ -1,4 +1,5 @@
-"""The book's figure layout: one tight-layout pass in the inline backend gives tight_layout's own result."""
+"""The book's figure layout (notebook.style): one tight-layout pass in the inline backend gives tight_layout's own
+result; and the plot helpers (notebook.plotting) check what the reader's functions return."""
 
 import base64
 
@@ -7,7 +8,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-from implementations.notebook import plotting
+from implementations.notebook import plotting, style
 
 
 def _line_grid(nrows, ncols, **kwargs):
@@ -21,7 +22,7 @@ def _line_grid(nrows, ncols, **kwargs):
 
 def _legend_outside():
     fig, axes = _line_grid(1, 2, gridspec_kw={"width_ratios": [1, 1.4]})
-    axes[0, 1].legend(**plotting.LEGEND_OUTSIDE)
+    axes[0, 1].legend(**style.LEGEND_OUTSIDE)
     return fig
 
 
@@ -66,7 +67,7 @@ def test_one_pass_layout_equals_tight_layout(name):
     reference.tight_layout()
     fig = FIGURES[name]()
     before = _subplot_params(fig)
-    plotting._tight_layout_once(fig)
+    style._tight_layout_once(fig)
     assert not np.allclose(_subplot_params(fig), before)  # the layout did change the default parameters
     np.testing.assert_allclose(_subplot_params(fig), _subplot_params(reference), rtol=0, atol=1e-12)
 
@@ -75,7 +76,7 @@ def test_inline_png_is_laid_out_and_uncropped():
     fig = FIGURES["legend outside, width ratios"]()
     reference = FIGURES["legend outside, width ratios"]()
     reference.tight_layout()
-    png = base64.b64decode(plotting._png_laid_out(fig))
+    png = base64.b64decode(style._png_laid_out(fig))
     assert png.startswith(b"\x89PNG")
     width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
     assert (width, height) == (800, 300)  # the figure's own size at 100 dpi, not cropped to its contents
@@ -88,7 +89,7 @@ def test_a_jupyter_kernel_shows_figures_laid_out_once_and_uncropped(monkeypatch)
     from nbclient import NotebookClient
 
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel keeps its inline backend, as in the notebooks
-    monkeypatch.delenv(plotting.FIGURE_SCALE_VARIABLE, raising=False)  # a reader's kernel: screen resolution
+    monkeypatch.delenv(style.FIGURE_SCALE_VARIABLE, raising=False)  # a reader's kernel: screen resolution
 
     draw = ("fig, ax = plt.subplots()\nax.plot([0, 1], [0, 1000], label='a line')\nax.set(xlabel='x', ylabel='y')\n"
             "ax.legend(loc='upper left', bbox_to_anchor=(1, 1))\n")
@@ -115,7 +116,7 @@ def test_the_book_builds_store_figures_at_twice_the_pixels_shown_at_the_same_siz
     from nbclient import NotebookClient
 
     monkeypatch.delenv("MPLBACKEND", raising=False)
-    monkeypatch.setenv(plotting.FIGURE_SCALE_VARIABLE, "2")
+    monkeypatch.setenv(style.FIGURE_SCALE_VARIABLE, "2")
     cells = ["import matplotlib.pyplot as plt\nfrom implementations import plotting\nplotting.use_book_style()",
              "fig, ax = plt.subplots()\nax.plot([0, 1], [0, 1000])\nax.set(xlabel='x', ylabel='y')\nplt.show()",
              "print(fig.subplotpars.left, fig.subplotpars.bottom)\nfig.tight_layout()\n"
@@ -131,13 +132,53 @@ def test_the_book_builds_store_figures_at_twice_the_pixels_shown_at_the_same_siz
 
 @pytest.mark.parametrize("value", ["two", "0.5", "8", "nan"])
 def test_a_figure_scale_that_is_not_a_number_from_1_to_4_is_refused(monkeypatch, value):
-    monkeypatch.setenv(plotting.FIGURE_SCALE_VARIABLE, value)
+    monkeypatch.setenv(style.FIGURE_SCALE_VARIABLE, value)
     with pytest.raises(ValueError, match=r"MLFS_FIGURE_SCALE must be a number from 1 to 4.*received"):
-        plotting._figure_scale()
+        style._figure_scale()
 
 
 def test_an_unset_or_empty_figure_scale_is_screen_resolution(monkeypatch):
-    monkeypatch.delenv(plotting.FIGURE_SCALE_VARIABLE, raising=False)
-    assert plotting._figure_scale() == 1
-    monkeypatch.setenv(plotting.FIGURE_SCALE_VARIABLE, "")
-    assert plotting._figure_scale() == 1
+    monkeypatch.delenv(style.FIGURE_SCALE_VARIABLE, raising=False)
+    assert style._figure_scale() == 1
+    monkeypatch.setenv(style.FIGURE_SCALE_VARIABLE, "")
+    assert style._figure_scale() == 1
+
+
+def test_the_notebooks_first_cell_still_finds_the_style_in_plotting():
+    assert plotting.use_book_style is style.use_book_style
+    assert plotting.CLASS_COLORS is style.CLASS_COLORS and plotting.LEGEND_OUTSIDE is style.LEGEND_OUTSIDE
+
+
+def _regions(predict, num_classes=2):
+    _, ax = plt.subplots()
+    return plotting.plot_decision_regions(ax, predict, xlim=(-1, 1), ylim=(-1, 1), num_classes=num_classes,
+                                          resolution=10)
+
+
+def test_decision_regions_shade_the_class_of_each_point():
+    ax = _regions(lambda P: (P[:, 0] > 0).astype(int))
+    labels = ax.collections[0].get_array().reshape(10, 10)  # (R, R), row = y, column = x
+    np.testing.assert_array_equal(labels, np.broadcast_to(np.linspace(-1, 1, 10) > 0, (10, 10)))
+    _regions(lambda P: P[:, :1] > 0)  # a column of booleans is one label per point too
+
+
+@pytest.mark.parametrize(("predict", "error", "message"), [
+    (lambda P: np.zeros(len(P) - 1), ValueError,
+     r"^predict returned 99 value\(s\) \(shape \(99,\)\) for the 100 points it was given \(shape \(100, 2\)\); "
+     r"expected one class label per point, an array of shape \(100,\)"),
+    (lambda P: np.zeros((len(P), 2)), ValueError, r"^predict returned 200 value\(s\) \(shape \(100, 2\)\).*argmax"),
+    (lambda P: np.ones(1), ValueError, r"^predict returned 1 value\(s\)"),
+    (lambda P: np.where(P[:, 0] > 0, 1, -1), ValueError,
+     r"^predict returned 50 value\(s\) that are not class labels 0, …, 1 \(num_classes = 2\), such as -1\. .*\+1"),
+    (lambda P: 1 / (1 + np.exp(-P[:, 0])), ValueError, r"not class labels 0, …, 1.*probabilities"),
+    (lambda P: np.full(len(P), "a"), TypeError, r"^predict returned values of dtype <U1; expected class labels"),
+], ids=["one label too few", "scores", "one label", "classes -1 and +1", "probabilities", "strings"])
+def test_a_predict_that_does_not_return_one_label_per_point_is_named(predict, error, message):
+    with pytest.raises(error, match=message):
+        _regions(predict)
+
+
+def test_scatter_classes_refuses_more_classes_than_colours_by_name():
+    _, ax = plt.subplots()
+    with pytest.raises(ValueError, match=r"^class_names has 6 names, but at most 5 classes can be drawn"):
+        plotting.scatter_classes(ax, np.zeros((2, 2)), [0, 1], class_names=list("abcdef"), xlabel="", ylabel="")

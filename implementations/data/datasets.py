@@ -2,19 +2,19 @@
 
 The files live in the repository's ``data/`` folder next to a ``SHA256SUMS`` file;
 each loader checks the file against its checksum before reading it, so an edited or
-truncated copy fails loudly instead of silently changing the book's numbers.
-``data/README.md`` says where each table comes from. The synthetic problems, drawn
-fresh rather than stored, are in :mod:`implementations.data.synthetic`.
+truncated copy fails loudly instead of silently changing the book's numbers, and then checks what it reads (text
+that is not UTF-8, a table without rows, a value that does not parse), in case the checksum was regenerated from a
+damaged copy. ``data/README.md`` says where each table comes from. The synthetic problems, drawn fresh rather than
+stored, are in :mod:`implementations.data.synthetic`, :mod:`implementations.data.sequence_tasks` and
+:mod:`implementations.data.corpora`.
 """
 
-import hashlib
-import os
-from pathlib import Path
-
 import numpy as np
-import pandas as pd
 
-from .._validation import _describe
+from .._contract import checked
+from . import _files
+from ._checks import data_file, folder_holding, one_of
+from ._files import DATA_DIR, verified_bytes
 
 __all__ = [
     "DATA_DIR",
@@ -27,10 +27,6 @@ __all__ = [
     "load_persuasion",
     "verify_checksum",
 ]
-
-#: The repository's ``data/`` folder, where the CSV files and ``SHA256SUMS`` live.
-DATA_DIR = Path(__file__).resolve().parents[2] / "data"
-CHECKSUM_FILE = "SHA256SUMS"
 
 HOUSES_DTYPES = {
     "size_sqft": "int64",  # living area above ground, ft²
@@ -77,44 +73,7 @@ PENGUIN_MEASUREMENTS = ["bill_length_mm", "bill_depth_mm", "flipper_length_mm", 
 PENGUIN_SPECIES = ("Adelie", "Chinstrap", "Gentoo")
 
 
-def _restore_hint(name):
-    if name.endswith(".npz"):  # a trained state (chapter 7's language model), written by a training script
-        return f"Restore it with `git checkout -- data/{name}` or retrain it with `make language-model`."
-    return f"Restore it with `git checkout -- data/{name}` or regenerate all data files with `make data`."
-
-
-def _expected_sha256(path):
-    """Read the expected hex digest of ``path`` from ``SHA256SUMS`` in the same folder."""
-    sums_path = path.parent / CHECKSUM_FILE
-    if not sums_path.is_file():
-        raise FileNotFoundError(
-            f"Checksum file {sums_path} not found, so {path.name} cannot be verified. "
-            + _restore_hint(CHECKSUM_FILE)
-        )
-    try:
-        text = sums_path.read_text(encoding="ascii")
-    except UnicodeDecodeError as exc:
-        raise ValueError(
-            f"{sums_path} is not plain ASCII text ({exc.reason} at byte {exc.start}); expected lines "
-            "'<64 hex digits>  <file name>' as written by sha256sum. " + _restore_hint(CHECKSUM_FILE)
-        ) from None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        digest, sep, name = line.partition("  ")
-        if not sep or len(digest) != 64:
-            raise ValueError(
-                f"{sums_path} line {number} is {line!r}; expected '<64 hex digits>  <file name>' "
-                "as written by sha256sum. " + _restore_hint(CHECKSUM_FILE)
-            )
-        if name.lstrip("*") == path.name:  # "*" marks binary mode in sha256sum output
-            return digest.lower()
-    raise ValueError(
-        f"{sums_path} has no entry for {path.name}, so {path} cannot be verified. "
-        + _restore_hint(CHECKSUM_FILE)
-    )
-
-
+@checked(path=data_file)
 def verify_checksum(path):
     """Check a data file against the ``SHA256SUMS`` file in its folder.
 
@@ -132,116 +91,10 @@ def verify_checksum(path):
     ValueError
         If ``SHA256SUMS`` has no valid entry for the file, or the file's SHA-256 differs.
     """
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a file path (str or pathlib.Path); received {_describe(path)}. "
-                        "Pass e.g. path=DATA_DIR / 'houses.csv'.")
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"path {str(path)!r} is not an existing file; expected a data file such as "
-                                "data/houses.csv. " + _restore_hint(path.name))
-    _verify_checksum(path)
+    verified_bytes(path)
 
 
-def _verify_checksum(path):
-    """:func:`verify_checksum` of a ``Path`` built by a loader: the messages name the file, not an argument."""
-    if not path.is_file():
-        raise FileNotFoundError(f"Data file {path} not found. " + _restore_hint(path.name))
-    expected = _expected_sha256(path)
-    found = hashlib.sha256(path.read_bytes()).hexdigest()
-    if found != expected:
-        raise ValueError(
-            f"{path} has SHA-256 {found[:12]}... but {CHECKSUM_FILE} expects {expected[:12]}...; "
-            "the file was edited or truncated. " + _restore_hint(path.name)
-        )
-
-
-def _data_folder(data_dir, name):
-    """The folder to read ``name`` from: ``DATA_DIR`` for None, else ``data_dir``, which must be an existing folder."""
-    if data_dir is None:
-        return DATA_DIR
-    if not isinstance(data_dir, (str, os.PathLike)):
-        raise TypeError(f"data_dir must be a folder path (str or pathlib.Path); received {_describe(data_dir)}. "
-                        "Omit it (data_dir=None) to read the repository's data/ folder.")
-    folder = Path(data_dir)
-    if not folder.is_dir():
-        raise FileNotFoundError(f"data_dir {str(folder)!r} is not an existing folder; expected the folder holding "
-                                f"{name} and {CHECKSUM_FILE}. Omit it (data_dir=None) to read the repository's data/.")
-    return folder
-
-
-def _load_csv(name, dtypes, data_dir):
-    path = _data_folder(data_dir, name) / name
-    _verify_checksum(path)
-    table = _read_csv(path, dtypes)
-    _check_columns(path, list(table.columns), dtypes)
-    return table
-
-
-def _check_columns(path, columns, dtypes):
-    if columns != list(dtypes):
-        raise ValueError(_columns_message(path, columns, dtypes))
-
-
-def _columns_message(path, columns, dtypes):
-    return f"{path} has columns {columns}; expected {list(dtypes)}. " + _restore_hint(path.name)
-
-
-# What pandas reads as a missing value in a float column (its default na_values), besides the empty field.
-_MISSING = {"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND", "1.#QNAN", "<NA>",
-            "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"}
-
-
-def _read_csv(path, dtypes):
-    """Read the CSV file ``path`` with the column types ``dtypes`` (column -> "int64", "float64" or "str").
-
-    A value that does not parse is reported by file, column, row and line, with how to restore the file; pandas'
-    own message ("invalid literal for int() with base 10: 'abc'") names neither the file nor the column.
-    """
-    try:
-        return pd.read_csv(path, dtype=dtypes)
-    except ValueError as exc:  # pandas.errors.ParserError (a row of the wrong length) is a ValueError too
-        raise ValueError(_parse_failure(path, dtypes, exc)) from exc
-
-
-def _parse_failure(path, dtypes, exc):
-    """The message for a CSV file that pandas could not read with ``dtypes``: the first value that does not parse."""
-    hint = _restore_hint(path.name)
-    try:
-        raw = pd.read_csv(path, dtype=str, keep_default_na=False)  # every field as its text
-    except ValueError:
-        return f"{path} is not a well-formed CSV table ({str(exc).strip()}). " + hint
-    if list(raw.columns) != list(dtypes):
-        return _columns_message(path, list(raw.columns), dtypes)
-    for row, values in enumerate(raw.itertuples(index=False), start=1):
-        for column, value in zip(raw.columns, values, strict=True):
-            kind = dtypes[column]
-            if kind == "int64" and not _is_int_literal(value):
-                expected = "an integer (this column has no missing values)"
-            elif kind == "float64" and not (value.strip() in _MISSING or _is_float_literal(value)):
-                expected = "a number, or an empty field for a missing value"
-            else:
-                continue
-            return (f"{path.name}: the value {value!r} in column {column!r}, data row {row} (line {row + 1} of "
-                    f"{path}), does not parse; expected {expected}. The file is damaged. " + hint)
-    return f"{path} could not be read with the column types {dtypes} ({str(exc).strip()}). " + hint
-
-
-def _is_int_literal(text):
-    try:
-        int(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _is_float_literal(text):
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
+@checked(data_dir=folder_holding("houses.csv"))
 def load_houses(*, data_dir=None):
     """Load 100 houses sold in Ames, Iowa, 2006–2010 (De Cock, 2011).
 
@@ -260,13 +113,14 @@ def load_houses(*, data_dir=None):
     ------
     FileNotFoundError, ValueError
         If ``data_dir`` or the file is missing, the file does not match its checksum (see
-        :func:`verify_checksum`), or a value in it does not parse (named by column and row).
+        :func:`verify_checksum`), or it has no rows, or a value in it does not parse (named by column and row).
     TypeError
         If ``data_dir`` is not a path.
     """
-    return _load_csv("houses.csv", HOUSES_DTYPES, data_dir)
+    return _files.read_table(_files.file_in(data_dir, "houses.csv"), HOUSES_DTYPES)
 
 
+@checked(data_dir=folder_holding("paris_apartments.csv"))
 def load_paris_apartments(*, data_dir=None):
     """Load the 15 illustrative Paris apartments that open chapter 1.
 
@@ -285,13 +139,14 @@ def load_paris_apartments(*, data_dir=None):
     ------
     FileNotFoundError, ValueError
         If ``data_dir`` or the file is missing, the file does not match its checksum (see
-        :func:`verify_checksum`), or a value in it does not parse (named by column and row).
+        :func:`verify_checksum`), or it has no rows, or a value in it does not parse (named by column and row).
     TypeError
         If ``data_dir`` is not a path.
     """
-    return _load_csv("paris_apartments.csv", PARIS_DTYPES, data_dir)
+    return _files.read_table(_files.file_in(data_dir, "paris_apartments.csv"), PARIS_DTYPES)
 
 
+@checked(drop_missing="flag", data_dir=folder_holding("penguins.csv"))
 def load_penguins(*, drop_missing=True, data_dir=None):
     """Load the Palmer penguins: 344 birds of three species measured in 2007–2009 (Gorman et al., 2014).
 
@@ -317,19 +172,18 @@ def load_penguins(*, drop_missing=True, data_dir=None):
     ------
     FileNotFoundError, ValueError
         If ``data_dir`` or the file is missing, the file does not match its checksum (see
-        :func:`verify_checksum`), or a value in it does not parse (named by column and row).
+        :func:`verify_checksum`), or it has no rows, or a value in it does not parse (named by column and row).
     TypeError
         If ``data_dir`` is not a path, or ``drop_missing`` is not a bool.
     """
-    if not isinstance(drop_missing, bool):
-        raise TypeError(f"drop_missing must be True or False; received {drop_missing!r}.")
-    penguins = _load_csv("penguins.csv", PENGUIN_DTYPES, data_dir)
+    penguins = _files.read_table(_files.file_in(data_dir, "penguins.csv"), PENGUIN_DTYPES)
     if drop_missing:
         penguins = penguins.dropna(subset=PENGUIN_MEASUREMENTS).reset_index(drop=True)
     return penguins
 
 
 
+@checked(data_dir=folder_holding("sunspots.csv"))
 def load_sunspots(*, data_dir=None):
     """Load 3,177 monthly mean sunspot numbers, January 1749 to September 2013 (WDC-SILSO, via R).
 
@@ -347,13 +201,14 @@ def load_sunspots(*, data_dir=None):
     ------
     FileNotFoundError, ValueError
         If ``data_dir`` or the file is missing, the file does not match its checksum (see
-        :func:`verify_checksum`), or a value in it does not parse (named by column and row).
+        :func:`verify_checksum`), or it has no rows, or a value in it does not parse (named by column and row).
     TypeError
         If ``data_dir`` is not a path.
     """
-    return _load_csv("sunspots.csv", SUNSPOT_DTYPES, data_dir)
+    return _files.read_table(_files.file_in(data_dir, "sunspots.csv"), SUNSPOT_DTYPES)
 
 
+@checked(data_dir=folder_holding("digits.csv"))
 def load_digits(*, data_dir=None):
     """Load 1,797 handwritten digits as 8x8 images (UCI optdigits test set, as shipped by scikit-learn).
 
@@ -383,27 +238,19 @@ def load_digits(*, data_dir=None):
     TypeError
         If ``data_dir`` is not a path.
     """
-    path = _data_folder(data_dir, "digits.csv") / "digits.csv"
-    table = _load_csv(path.name, DIGITS_DTYPES, path.parent)
-    _check_range(path, table, list(DIGITS_DTYPES)[:-1], 0, DIGITS_MAX_PIXEL)
-    _check_range(path, table, ["label"], 0, 9)
+    path = _files.file_in(data_dir, "digits.csv")
+    table = _files.read_table(path, DIGITS_DTYPES)
+    _files.check_range(path, table, list(DIGITS_DTYPES)[:-1], 0, DIGITS_MAX_PIXEL)
+    _files.check_range(path, table, ["label"], 0, 9)
     pixels = table.iloc[:, :-1].to_numpy(dtype=np.float64)  # (N, 64): pixel_0_0, pixel_0_1, ..., pixel_7_7
     X = pixels.reshape(-1, DIGITS_SIDE, DIGITS_SIDE)  # (N, 8, 8): row-major, the first 8 columns are the top row
     y = table["label"].to_numpy(dtype=np.int64)  # (N,)
     return X, y
 
 
-def _check_range(path, table, columns, low, high):
-    """Raise ValueError naming the first value of ``columns`` outside low..high, by column and data row."""
-    values = table[columns].to_numpy()  # (N, len(columns))
-    outside = (values < low) | (values > high)
-    if outside.any():
-        row, column = np.argwhere(outside)[0]
-        raise ValueError(f"{path.name}: the value {values[row, column]} in column {columns[column]!r}, data row "
-                         f"{row + 1} (line {row + 2} of {path}), is outside {low}..{high}. The file is damaged. "
-                         + _restore_hint(path.name))
-
-
+@checked(split=one_of(PERSUASION_SPLITS, "Pass split='train' or split='validation' for the two parts, split='all' "
+                                          "for the novel."),
+         data_dir=folder_holding("persuasion.txt"))
 def load_persuasion(*, split="all", data_dir=None):
     """Load Jane Austen's novel *Persuasion* (1818) as one string, for a character- or token-level language model.
 
@@ -430,21 +277,28 @@ def load_persuasion(*, split="all", data_dir=None):
     ------
     FileNotFoundError, ValueError
         If ``data_dir`` or the file is missing, or the file does not match its checksum (see
-        :func:`verify_checksum`); if ``split`` is not one of the three names.
+        :func:`verify_checksum`), or its content is damaged (empty, not UTF-8 text, fewer than ten paragraphs);
+        if ``split`` is not one of the three names.
     TypeError
         If ``data_dir`` is not a path, or ``split`` is not a str.
     """
-    if not isinstance(split, str):
-        raise TypeError(f"split must be a str, one of {list(PERSUASION_SPLITS)}; received {_describe(split)}.")
-    if split not in PERSUASION_SPLITS:
-        raise ValueError(f"split must be one of {list(PERSUASION_SPLITS)}; received {split!r}. "
-                         "Pass split='train' or split='validation' for the two parts, split='all' for the novel.")
-    path = _data_folder(data_dir, "persuasion.txt") / "persuasion.txt"
-    _verify_checksum(path)
-    text = path.read_bytes().decode("utf-8")  # bytes, not read_text: "\n" stays "\n" on every platform
+    path = _files.file_in(data_dir, "persuasion.txt")
+    text = _files.decode_text(path, verified_bytes(path))
+    paragraphs = text.split("\n\n")  # (P,) the last one ends with the file's final "\n"
+    if len(paragraphs) < PERSUASION_VALIDATION_SHARE:
+        raise _files.damaged(path, f"has {len(paragraphs)} paragraph(s); expected the novel's 1,035, and at least "
+                                   f"{PERSUASION_VALIDATION_SHARE} for a validation text")
     if split == "all":
         return text
-    paragraphs = text.split("\n\n")  # (P,) the last one ends with the file's final "\n"
     n_train = len(paragraphs) - len(paragraphs) // PERSUASION_VALIDATION_SHARE
     train = "\n\n".join(paragraphs[:n_train]) + "\n\n"
     return train if split == "train" else text[len(train):]
+
+
+# The language model's loader (implementations.language.language_model) reads its file through these two names.
+def _data_folder(data_dir, name):
+    """The folder to read ``name`` from: the repository's ``data/`` for None, else the checked folder ``data_dir``."""
+    return _files.file_in(folder_holding(name)(data_dir, "data_dir"), name).parent
+
+
+_verify_checksum = verify_checksum  # called from inside the package: the path is a Path, the checks are skipped

@@ -10,27 +10,10 @@ after its one class, ``DataLoader``, which plays the part of ``torch.utils.data.
             ...
 """
 
-from .._validation import _describe, as_array, check_finite_values, check_flag, check_positive_int, check_rng
+from .._contract import checked
+from ._checks import a_batch_per_epoch, an_rng_to_shuffle_with, examples, one_row_of_y_per_example
 
 __all__ = ["DataLoader"]
-
-
-def _check_data(a, name):
-    """``a`` as an array with at least one dimension and one row, numeric and finite, its dtype kept.
-
-    The dtype is kept so that integer class labels stay integers and uint8 images are not copied to float64.
-    """
-    a = as_array(a, name, dtype=None)
-    if a.ndim == 0:
-        raise ValueError(f"{name} must be an array with one row per example; received a scalar ({_describe(a)}). "
-                         "Pass an array of shape (N, ...).")
-    if a.shape[0] == 0:
-        raise ValueError(f"{name} has no rows (shape {a.shape}); expected at least one example.")
-    if a.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must be a numeric array; received dtype {a.dtype}. Convert it to numbers first.")
-    if a.dtype.kind == "f":
-        check_finite_values(a, name)
-    return a
 
 
 class DataLoader:
@@ -70,28 +53,11 @@ class DataLoader:
         B rows, or N mod B in the last batch. Copies when shuffling, views of X and y when not.
     """
 
+    @checked(X=examples, y=examples, batch_size="count", rng="rng?", shuffle="flag", drop_last="flag",
+             also=(one_row_of_y_per_example, an_rng_to_shuffle_with, a_batch_per_epoch))
     def __init__(self, X, y, *, batch_size, rng=None, shuffle=True, drop_last=False):
-        self.X = _check_data(X, "X")  # (N, ...)
-        self.y = _check_data(y, "y")  # (N,) or (N, K)
-        if self.y.shape[0] != self.X.shape[0]:
-            raise ValueError(f"X has {self.X.shape[0]} rows but y has {self.y.shape[0]}; expected one row of y per "
-                             "row (example) of X. Check that X and y were split and filtered together.")
-        self.batch_size = check_positive_int(batch_size, "batch_size")
-        self.shuffle = check_flag(shuffle, "shuffle")
-        self.drop_last = check_flag(drop_last, "drop_last")
-        if self.shuffle and rng is None:
-            raise TypeError("rng must be a numpy.random.Generator to shuffle with (shuffle=True); received None. "
-                            "Pass rng=np.random.default_rng(seed), or shuffle=False to keep the stored order.")
-        if self.shuffle:
-            self.rng = check_rng(rng)
-        elif rng is not None:
-            raise ValueError(f"rng is not used with shuffle=False; received {_describe(rng)}. Pass shuffle=True to "
-                             "shuffle with it, or leave rng out to keep the stored order.")
-        else:
-            self.rng = None
-        if self.drop_last and len(self) == 0:
-            raise ValueError(f"batch_size={self.batch_size} is larger than the {self.X.shape[0]} examples, so with "
-                             "drop_last=True no batch would be left. Use a smaller batch_size or drop_last=False.")
+        self.X, self.y = X, y  # (N, ...) and (N,) or (N, K), their dtypes kept
+        self.batch_size, self.rng, self.shuffle, self.drop_last = batch_size, rng, shuffle, drop_last
 
     def __len__(self):
         """The number of batches per epoch: ⌈N / B⌉, or ⌊N / B⌋ with ``drop_last``."""

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .._validation import check_flag, check_nonnegative, check_positive_int, check_rng
+from .._contract import checked
+from ._checks import text, your_function
 
 __all__ = ["ExerciseCheckFailed", "check_function"]
 
@@ -95,6 +96,9 @@ def _difference(received, expected):
             f"expected {expected[index]:.6g}")
 
 
+@checked(candidate=your_function, reference="function", make_inputs="function", rng="rng", trials="count",
+         rtol="penalty", atol="penalty", warnings_as_errors="flag", name=text("the name to report", optional=True),
+         quantity=text("what the compared result is", optional=True))
 def check_function(candidate, reference, make_inputs, *, rng, trials=20, rtol=1e-7, atol=1e-9,
                    warnings_as_errors=False, name=None, quantity=None):
     """Test ``candidate`` against ``reference`` on inputs of growing size.
@@ -132,18 +136,6 @@ def check_function(candidate, reference, make_inputs, *, rng, trials=20, rtol=1e
         not an array of the expected shape, or disagrees; the message shows that input and both results.
     """
     __tracebackhide__ = True  # the reader's traceback ends at their own code and this message
-    for argument, value in (("candidate", candidate), ("reference", reference), ("make_inputs", make_inputs)):
-        if not callable(value):
-            raise TypeError(f"{argument} must be a function; received {type(value).__name__}. "
-                            + ("Pass your function itself, without calling it: check(my_function, ...)."
-                               if argument == "candidate" else ""))
-    rng = check_rng(rng)
-    trials = check_positive_int(trials, "trials")
-    rtol, atol = check_nonnegative(rtol, "rtol"), check_nonnegative(atol, "atol")
-    warnings_as_errors = check_flag(warnings_as_errors, "warnings_as_errors")
-    for argument, value in (("name", name), ("quantity", quantity)):
-        if value is not None and not isinstance(value, str):
-            raise TypeError(f"{argument} must be a str or None; received {type(value).__name__}.")
     name = name or getattr(candidate, "__name__", "your function")
     what = f"{name} ({quantity})" if quantity else name
     for size in range(1, trials + 1):

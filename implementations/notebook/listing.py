@@ -8,15 +8,12 @@ which is what the notebook tests compare.
 """
 
 import ast
-import inspect
 import re
-import textwrap
 
-from .._validation import check_flag
+from .._contract import checked
+from ._checks import definition, definitions, text
 
 __all__ = ["Listing", "show_source"]
-
-_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 class Listing:
@@ -32,9 +29,8 @@ class Listing:
     source : str
     """
 
+    @checked(source=text("the code to show"))
     def __init__(self, source):
-        if not isinstance(source, str):
-            raise TypeError(f"source must be a str (the code to show); received {type(source).__name__}.")
         self.source = source
 
     def __repr__(self):
@@ -46,14 +42,14 @@ class Listing:
         return f"{fence}python\n{self.source}\n{fence}"
 
 
-def _docstring_lines(tree, lines):
-    """The 0-based (first, last) line span of the docstring of the definition ``tree.body[0]``, or None.
+def _docstring_lines(node, lines):
+    """The 0-based (first, last) line span of the docstring of the definition ``node``, or None.
 
     None too when the docstring cannot be cut out as whole lines: it shares a line with other code, or it is the
     only statement of the body (removing it would leave a definition without a body).
     """
-    body = tree.body[0].body
-    if len(body) < 2 or ast.get_docstring(tree.body[0], clean=False) is None:
+    body = node.body
+    if len(body) < 2 or ast.get_docstring(node, clean=False) is None:
         return None
     node = body[0]
     first, last = node.lineno - 1, node.end_lineno - 1
@@ -62,6 +58,7 @@ def _docstring_lines(tree, lines):
     return first, last
 
 
+@checked(obj=definition, more=definitions, docstring="flag")
 def show_source(obj, *more, docstring=False):
     """The source of one or more functions, classes or methods, to display in a notebook as one Python listing.
 
@@ -97,29 +94,14 @@ def show_source(obj, *more, docstring=False):
     >>> print(repr(listing.show_source(numeric.sigmoid)).splitlines()[:2])
     ['@checked(z="array")', 'def sigmoid(z):']
     """
-    docstring = check_flag(docstring, "docstring")
-    return Listing("\n\n\n".join(_source_of(o, docstring) for o in (obj, *more)))
+    return Listing("\n\n\n".join(_source_of(d, docstring) for d in (obj, *more)))
 
 
-def _source_of(obj, docstring):
-    """The dedented source of one function, class or method, without its docstring unless ``docstring``."""
-    expected = "expected a function, class or method defined with def or class in a file, e.g. regression.predict"
-    target = obj.__func__ if inspect.ismethod(obj) else obj
-    target = inspect.unwrap(target) if inspect.isfunction(target) else target  # a checked function: its own source
-    if not (inspect.isfunction(target) or inspect.isclass(target)):
-        raise TypeError(f"obj is {obj!r} of type {type(obj).__name__}; {expected}")
-    try:
-        source = textwrap.dedent(inspect.getsource(target))
-    except (OSError, TypeError) as error:
-        raise TypeError(f"obj is {obj!r}, whose source cannot be read ({error}); {expected}") from None
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        tree = None
-    if tree is None or len(tree.body) != 1 or not isinstance(tree.body[0], _DEFINITIONS):
-        raise TypeError(f"obj is {obj!r}, whose source is not one def or class statement (a lambda?); {expected}")
+def _source_of(definition, docstring):
+    """The source of one definition (its source and its ``ast`` node), without its docstring unless ``docstring``."""
+    source, node = definition
     lines = source.splitlines()
-    span = None if docstring else _docstring_lines(tree, lines)
+    span = None if docstring else _docstring_lines(node, lines)
     if span is not None:
         first, last = span
         after = last + 1

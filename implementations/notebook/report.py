@@ -7,15 +7,16 @@ claim true everywhere. If the claim fails, the printed text changes and the note
 """
 
 import math
-import numbers
 
-from .._validation import check_positive
+from .._contract import checked
+from ._checks import error_size
 
 __all__ = ["within", "power_of_ten"]
 
 _SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
+@checked(value="rate")
 def power_of_ten(value):
     """Render a bound such as 1e-6 as ``"10⁻⁶"``; any other positive number as ``"2.5e-06"``.
 
@@ -28,13 +29,13 @@ def power_of_ten(value):
     -------
     text : str
     """
-    value = check_positive(value, "value")
     exponent = round(math.log10(value))
     if math.isclose(value, 10.0**exponent, rel_tol=1e-12):
         return "10" + str(exponent).translate(_SUPERSCRIPT)
     return f"{value:.1e}"
 
 
+@checked(error=error_size, tol="rate")
 def within(error, tol):
     """The claim a round-off-level ``error`` supports: ``"below 10⁻⁶"`` when ``0 <= error < tol``.
 
@@ -54,14 +55,6 @@ def within(error, tol):
     -------
     text : str
     """
-    tol = check_positive(tol, "tol")
-    if isinstance(error, bool) or not isinstance(error, numbers.Real):
-        raise ValueError(f"error must be a real number (an error or a difference, >= 0); received {error!r}. "
-                         "Pass a float, e.g. np.abs(a - b).max().")
-    error = float(error)
-    if error < 0:
-        raise ValueError(f"error must be >= 0 (an absolute or relative error); received {error!r}. "
-                         "Take the absolute value of a difference first.")
     bound = power_of_ten(tol)
     if 0.0 <= error < tol:
         return f"below {bound}"

@@ -1,12 +1,13 @@
-"""Valid examples for the input contract: datasets (the book's CSV tables) and synthetic (its synthetic problems).
+"""Valid examples for the input contract: datasets (the book's data files) and the synthetic problems (synthetic,
+sequence_tasks, corpora).
 
-Both are re-exported by the facade ``implementations.data``; the harness names a function where it is defined.
+All are re-exported by the facade ``implementations.data``; the harness names a function where it is defined.
 """
 
 import numpy as np
 
 from contract import Example
-from implementations.data import datasets, synthetic
+from implementations.data import corpora, datasets, sequence_tasks, synthetic
 
 SERIES = np.arange(16.0).reshape(8, 2)  # (T, D) = (8, 2)
 
@@ -58,9 +59,9 @@ EXAMPLES = {
                ("an infinite end", {"x_range": (0.0, np.inf)}, (ValueError,)),
                ("a NaN end", {"x_range": (np.nan, 1.0)}, (ValueError,)),
                ("three numbers", {"x_range": (0.0, 1.0, 2.0)}, (ValueError,)),
-               ("a string of two digits", {"x_range": "01"}, (ValueError,)),
-               ("a string among the numbers", {"x_range": (0.0, "1")}, (ValueError,)),
-               ("a number", {"x_range": 1.0}, (ValueError,))]),
+               ("a string of two digits", {"x_range": "01"}, (TypeError,)),
+               ("a string among the numbers", {"x_range": (0.0, "1")}, (TypeError,)),
+               ("a number", {"x_range": 1.0}, (TypeError,))]),
     "implementations.data.synthetic.make_moons": Example(
         build=lambda: (synthetic.make_moons, {"n": 6, "noise": 0.1, "rng": _rng()}),
         roles={"n": "count", "noise": "penalty", "rng": "rng"},
@@ -77,22 +78,23 @@ EXAMPLES = {
         roles={"n_per_class": "count", "num_classes": "count", "noise": "penalty", "rng": "rng",
                "turns": "penalty"},
         extra=[("a single class", {"num_classes": 1}, (ValueError,))]),
-    "implementations.data.synthetic.make_windows": Example(
-        build=lambda: (synthetic.make_windows, {"series": SERIES, "window": 3, "horizon": 2}),
+    "implementations.data.sequence_tasks.make_windows": Example(
+        build=lambda: (sequence_tasks.make_windows, {"series": SERIES, "window": 3, "horizon": 2}),
         roles={"series": "array", "window": "count", "horizon": "count"},
         extra=[("a series shorter than window + horizon", {"series": np.arange(4.0)}, (ValueError,)),
                ("a window longer than the series", {"window": 8}, (ValueError,))]),
-    "implementations.data.synthetic.make_adding_problem": Example(
-        build=lambda: (synthetic.make_adding_problem, {"n": 3, "length": 6, "rng": _rng()}),
+    "implementations.data.sequence_tasks.make_adding_problem": Example(
+        build=lambda: (sequence_tasks.make_adding_problem, {"n": 3, "length": 6, "rng": _rng()}),
         roles={"n": "count", "length": "count", "rng": "rng"},
         extra=[("a single step", {"length": 1}, (ValueError,))]),
-    "implementations.data.synthetic.make_entity_tagging": Example(
-        build=lambda: (synthetic.make_entity_tagging, {"n": 3, "rng": _rng(), "min_length": 3, "max_length": 5}),
+    "implementations.data.sequence_tasks.make_entity_tagging": Example(
+        build=lambda: (sequence_tasks.make_entity_tagging,
+                       {"n": 3, "rng": _rng(), "min_length": 3, "max_length": 5}),
         roles={"n": "count", "rng": "rng", "min_length": "count", "max_length": "count"},
         extra=[("min_length above max_length", {"min_length": 6}, (ValueError,)),
                ("a one-word sentence", {"min_length": 1}, (ValueError,))]),
-    "implementations.data.synthetic.make_corpus": Example(
-        build=lambda: (synthetic.make_corpus, {"n": 4, "rng": _rng(), "graded": True}),
+    "implementations.data.corpora.make_corpus": Example(
+        build=lambda: (corpora.make_corpus, {"n": 4, "rng": _rng(), "graded": True}),
         roles={"n": "count", "rng": "rng", "graded": "flag"}),
     "implementations.data.synthetic.gaussian_ring_centres": Example(
         build=lambda: (synthetic.gaussian_ring_centres, {"modes": 8, "radius": 2.0}),

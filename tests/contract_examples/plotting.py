@@ -8,7 +8,7 @@ import numpy as np  # noqa: E402
 
 from contract import Example  # noqa: E402
 from implementations.engine.autograd import Tensor  # noqa: E402
-from implementations.notebook import plotting  # noqa: E402
+from implementations.notebook import plotting, style  # noqa: E402
 
 
 def _ax():
@@ -29,7 +29,7 @@ def _graph():
 _NOT_AX = [("an array instead of an Axes", {"ax": np.zeros(2)}, (TypeError,))]
 
 EXAMPLES = {
-    "implementations.notebook.plotting.use_book_style": Example(build=lambda: (plotting.use_book_style, {})),
+    "implementations.notebook.style.use_book_style": Example(build=lambda: (style.use_book_style, {})),
     "implementations.notebook.plotting.scatter_xy": Example(
         build=lambda: (plotting.scatter_xy, {"ax": _ax(), "x": _x, "y": _x ** 2, "xlabel": "x", "ylabel": "y"}),
         roles={"x": "array", "y": "aligned:x"}, extra=_NOT_AX),
@@ -66,7 +66,14 @@ EXAMPLES = {
         roles={"num_classes": "count", "resolution": "count"},
         extra=_NOT_AX + [("an array instead of a function", {"predict": np.zeros(3)}, (TypeError,)),
                          ("reversed limits", {"xlim": (1.0, -1.0)}, (ValueError,)),
-                         ("a string", {"ylim": "wide"}, (TypeError,))]),
+                         ("a string", {"ylim": "wide"}, (TypeError,)),
+                         ("a predict that returns one label too few", {"predict": lambda P: np.zeros(len(P) - 1)},
+                          (ValueError,)),
+                         ("a predict that returns its points", {"predict": lambda P: P}, (ValueError,)),
+                         ("a predict that returns -1 and +1", {"predict": lambda P: np.sign(P[:, 0] + 0.5)},
+                          (ValueError,)),
+                         ("a predict that returns strings", {"predict": lambda P: np.full(len(P), "a")},
+                          (TypeError,))]),
     "implementations.notebook.plotting.plot_confusion_matrix": Example(
         build=lambda: (plotting.plot_confusion_matrix, {"ax": _ax(), "C": np.array([[3, 1], [0, 4]]),
                                                         "class_names": ["a", "b"]}),

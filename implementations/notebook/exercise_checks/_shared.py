@@ -1,9 +1,11 @@
 """What several exercise checks share."""
 
-from ..._validation import check_rng
+from ..._contract import checked
+from .._checks import your_function
 from ..exercises import _remind_not_implemented
 
 
+@checked(candidate=your_function, rng="rng")
 def parts_to_check(candidate, rng, default_name, *probe):
     """(rng, name) for a check made of several parts, or None for a stub, after one reminder.
 
@@ -12,10 +14,6 @@ def parts_to_check(candidate, rng, default_name, *probe):
     that causes it.
     """
     __tracebackhide__ = True
-    if not callable(candidate):
-        raise TypeError(f"candidate must be a function; received {type(candidate).__name__}. "
-                        "Pass your function itself, without calling it.")
-    rng = check_rng(rng)
     name = getattr(candidate, "__name__", default_name)
     try:
         candidate(*probe)
