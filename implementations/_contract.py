@@ -161,11 +161,12 @@ def _spell(axis):
 
 def _mismatch(name, shape, axis_index, size, axis, want, dims, owner):
     """The message for an axis of ``name`` whose ``size`` is not the ``want`` that ``axis`` of ``shape`` requires."""
-    dim, _, _ = axis
+    dim, op, _ = axis
+    if dim.isdigit() and op is None:  # a fixed size
+        return (f"{name} has {size} entries along axis {axis_index}; expected {want}, as in the shape {shape.text}. "
+                f"Give {name} {want} entries along that axis.")
     if dim.startswith("self."):
         given = f"{type(owner).__name__}.{dim[5:]} is {getattr(owner, dim[5:])}"
-    elif dim.isdigit():
-        given = f"the shape {shape.text} fixes it"
     else:
         value, source = dims[dim]
         meaning = MEANING.get(dim)
