@@ -8,8 +8,8 @@ time step. The results are the same to round-off (``tests/test_sequence_fast_pat
 - ``_lstm_fast`` and ``_gru_fast`` set the gates' matrices side by side, so that one product gives every gate, and run
   the loop over time in NumPy as *one* node of the graph (``_lstm_loop``, ``_gru_loop``), whose backward pass is
   backpropagation through time written out by hand (``_lstm_backward``, ``_gru_backward``), as
-  :func:`implementations.sequence.recurrent.rnn_bptt` is for the plain cell. Built from engine operations, every
-  step would add about fifteen nodes, whose bookkeeping costs more than the arithmetic on matrices this small.
+  :func:`implementations.sequence.recurrent.rnn_bptt` is for the plain cell. Built from engine operations (``step``),
+  every step adds about twenty nodes, whose bookkeeping costs more than the arithmetic on matrices this small.
 
 Each ``_*_fast(cell, x, states, valid, suffix, return_gates)`` runs one layer in one direction with the parameter set
 ``suffix`` and returns the outputs (B, T, H), a tuple of final states (B, H) and the gates {name: (B, T, H)} or None.
@@ -66,9 +66,6 @@ def _gru_fast(cell, x, states, valid, suffix, return_gates):
 
 def _lstm_loop(x, W, b, h0, c0, valid):
     """The loop over time of the LSTM in NumPy, as one node of the graph whose backward is ``_lstm_backward``.
-
-    Built from engine operations, every step would add about fifteen nodes to the graph (a product, slices,
-    sigmoids, products of gates), whose bookkeeping costs more than the arithmetic on small matrices.
 
     Parameters
     ----------
