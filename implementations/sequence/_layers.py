@@ -16,7 +16,7 @@ a layer, L layers. ``valid`` (B, T) is False at the steps past a sequence's end 
 
 import numpy as np
 
-from ..engine.autograd import Tensor, concatenate, stack, where
+from ..engine import Tensor, concatenate, stack, where
 from ..nn.module import Module
 
 

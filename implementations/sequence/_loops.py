@@ -19,7 +19,7 @@ sequence's end, where its state is frozen (None when no sequence is padded).
 
 import numpy as np
 
-from ..engine.autograd import Tensor, concatenate, stack
+from ..engine import Tensor, concatenate, stack
 from ..numeric import sigmoid
 from ._layers import freeze_past_end, zero_padding
 

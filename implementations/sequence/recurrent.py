@@ -27,7 +27,7 @@ the directions on the first axis instead, (2L, B, H): its h_n is
 import numpy as np
 
 from .._contract import checked
-from ..engine.autograd import Tensor, concatenate
+from ..engine import Tensor, concatenate
 from . import _checks
 from ._layers import _Recurrent
 from ._loops import _gru_fast, _lstm_fast, _rnn_fast
