@@ -1,131 +1,71 @@
-"""The loops of the recurrent networks of :mod:`implementations.sequence`: over layers, and over time.
+"""The fast path of chapter 6's recurrent layers: each cell's loop over time with fewer nodes in the autograd graph.
 
-Private helpers of chapter 6's module, which imports them. ``_Recurrent`` is the base class of its RNN, LSTM and
-GRU: it makes one parameter set per layer and direction, checks the initial states, and runs the layers in turn,
-each direction with the cell's own loop over time. ``_lstm_loop`` and ``_gru_loop`` are those loops for the two
-gated cells, in NumPy, each one node of the autograd engine's graph (``_lstm_loop`` says why); ``_lstm_backward``
-and ``_gru_backward`` are backpropagation through time for them, as
-:func:`implementations.sequence.recurrent.rnn_bptt` is
-for the plain recurrent cell.
+``_Recurrent._direction`` (in :mod:`._layers`) calls the cell's ``_fast``, one of the three functions below, when the
+cell's ``fast`` switch is on (the default); otherwise it runs the cell's ``step``, the equation on Tensors, at every
+time step. The results are the same to round-off (``tests/test_sequence_fast_path.py``); only the work differs:
 
-Shapes: B sequences of T steps, D input features, H hidden units, W = H (or 2H if bidirectional) outputs per step
-of a layer, L layers. ``valid`` (B, T) is False at the steps past a sequence's end, where its state is frozen
-(None when no sequence is padded).
+- ``_rnn_fast`` computes the input part of every step, x_t W_xh + b_h, in one matrix product before the loop;
+- ``_lstm_fast`` and ``_gru_fast`` set the gates' matrices side by side, so that one product gives every gate, and run
+  the loop over time in NumPy as *one* node of the graph (``_lstm_loop``, ``_gru_loop``), whose backward pass is
+  backpropagation through time written out by hand (``_lstm_backward``, ``_gru_backward``), as
+  :func:`implementations.sequence.recurrent.rnn_bptt` is for the plain cell. Built from engine operations (``step``),
+  every step adds about twenty nodes, whose bookkeeping costs more than the arithmetic on matrices this small.
+
+Each ``_*_fast(cell, x, states, valid, suffix, return_gates)`` runs one layer in one direction with the parameter set
+``suffix`` and returns the outputs (B, T, H), a tuple of final states (B, H) and the gates {name: (B, T, H)} or None.
+Shapes: B sequences of T steps, D input features, H hidden units; ``valid`` (B, T) is False at the steps past a
+sequence's end, where its state is frozen (None when no sequence is padded).
 """
 
 import numpy as np
 
-from .._validation import check_flag, check_positive_int, check_rng
-from ..engine.autograd import Tensor, _tensor_argument
-from ..engine.functional import concatenate, stack
-from ..nn.module import Module
+from ..engine import Tensor, concatenate, stack
 from ..numeric import sigmoid
+from ._layers import freeze_past_end, zero_padding
 
 
-def _reverse_index(lengths, B, T):
-    """Index (B, T) that reverses each sequence within its own length and leaves padding in place."""
-    t = np.broadcast_to(np.arange(T), (B, T))
-    if lengths is None:
-        return t[:, ::-1].copy()
-    return np.where(t < lengths[:, None], lengths[:, None] - 1 - t, t)
+def _rnn_fast(cell, x, states, valid, suffix, return_gates):
+    """The plain recurrence of eq. (6.1), with the input part of all steps in one product before the loop."""
+    W_xh, W_hh, b_h = cell._named("W_xh W_hh b_h", suffix)
+    (h,) = states
+    x_proj = x @ W_xh + b_h  # (B, T, H): x_t W_xh + b_h for every t at once
+    hs = []
+    for t in range(x.shape[1]):
+        h = freeze_past_end(valid, t, (x_proj[:, t] + h @ W_hh).tanh(), h)  # (B, H)
+        hs.append(h)
+    return zero_padding(valid, stack(hs, axis=1)), (h,), None
 
 
-def _state_tensor(value, shape, name, *, argument=None):
-    """An initial state as a Tensor of ``shape``: zeros if ``value`` is None, else ``value`` after a shape check.
-
-    ``shape`` is (B, W), or (L, B, W) for L layers. ``argument`` is the caller's argument that holds the state
-    when it is not ``name`` itself (the LSTM's ``state``).
-    """
-    if value is None:
-        return Tensor(np.zeros(shape))
-    where = f" (in {argument})" if argument else ""
-    value = _tensor_argument(value, name + where)
-    if value.shape != shape:
-        fix = f"Pass {argument}=(h0, c0) with" if argument else "Pass"
-        per_layer = f", for each of the {shape[0]} layers," if len(shape) == 3 else ""
-        raise ValueError(f"{name} must have shape {shape}; received {value.shape}. {fix}{per_layer} one state of the "
-                         f"cell's width ({shape[-1]}) per sequence of x ({shape[-2]}).")
-    return value
+def _lstm_fast(cell, x, states, valid, suffix, return_gates):
+    """The LSTM of eq. (6.4): the four gates from one product, the loop over time one node (``_lstm_loop``)."""
+    H = cell.hidden_size
+    W = concatenate(cell._named("W_f W_i W_o W_c", suffix), axis=1)  # (H + D, 4H): the three sigmoid gates first
+    b = concatenate(cell._named("b_f b_i b_o b_c", suffix), axis=0)  # (4H,)
+    hc, gates = _lstm_loop(x, W, b, *states, valid)  # (B, T, 2H): [h_t, c_t] after every step
+    outputs = zero_padding(valid, hc[:, :, :H])  # (B, T, H)
+    state_T = (hc[:, -1, :H], hc[:, -1, H:])  # frozen past the end: each sequence's last real step
+    if not return_gates:
+        return outputs, state_T, None
+    return outputs, state_T, {name: np.stack([g[:, k * H : (k + 1) * H] for g in gates], axis=1)  # (B, T, H)
+                              for k, name in enumerate("fio")}
 
 
-class _Recurrent(Module):
-    """What RNN, LSTM and GRU share: layers and directions, the shapes of their states, the loop over layers."""
-
-    def _setup(self, input_size, hidden_size, rng, num_layers, bidirectional):
-        """Check and keep the sizes; return the checked ``rng``."""
-        self.input_size = check_positive_int(input_size, "input_size")
-        self.hidden_size = check_positive_int(hidden_size, "hidden_size")
-        rng = check_rng(rng)
-        self.num_layers = check_positive_int(num_layers, "num_layers")
-        self.bidirectional = check_flag(bidirectional, "bidirectional")
-        self.width = 2 * self.hidden_size if self.bidirectional else self.hidden_size  # W: outputs per step
-        return rng
-
-    def _parameter_sets(self):
-        """(input width, name suffix) of every layer and direction, in the order their parameters are made."""
-        directions = ("", "_rev") if self.bidirectional else ("",)
-        return [(self.input_size if layer == 0 else self.width, ("" if layer == 0 else f"_l{layer + 1}") + direction)
-                for layer in range(self.num_layers) for direction in directions]
-
-    def _state_shape(self, B):
-        """(B, W) for one layer, (L, B, W) for L layers."""
-        return (B, self.width) if self.num_layers == 1 else (self.num_layers, B, self.width)
-
-    def _initial_state(self, value, B, name, *, argument=None):
-        """An initial state (zeros if None) after a shape check, as a list of one Tensor (B, W) per layer."""
-        value = _state_tensor(value, self._state_shape(B), name, argument=argument)
-        return [value] if self.num_layers == 1 else [value[layer] for layer in range(self.num_layers)]
-
-    def _run_layers(self, x, lengths, initial, run):
-        """Run the layers in turn, each direction with ``run``: the last layer's outputs and every final state.
-
-        Parameters
-        ----------
-        x : Tensor of shape (B, T, D)
-        lengths : ndarray of int, shape (B,), or None
-        initial : tuple of lists of Tensors of shape (B, W)
-            One list per kind of state (h; or h and c), one entry per layer.
-        run : function (x, states, suffix) -> (outputs, final states, gates)
-            One layer in one direction, with the parameters named with ``suffix``: outputs (B, T, H), a tuple of
-            final states (B, H) like ``states``, and a dict of gates (B, T, H) or None.
-
-        Returns
-        -------
-        outputs : Tensor of shape (B, T, W)
-        finals : tuple of Tensors of shape (B, W), or (L, B, W)
-        gates : dict of str -> ndarray of shape (B, T, W), or (L, B, T, W); or None
-        """
-        B, T, H = x.shape[0], x.shape[1], self.hidden_size
-        rows = np.arange(B)[:, None]
-        rev = _reverse_index(lengths, B, T) if self.bidirectional else None  # (B, T)
-        finals, gates = [], []
-        for layer in range(self.num_layers):
-            suffix = "" if layer == 0 else f"_l{layer + 1}"
-            states = tuple(kind[layer] for kind in initial)  # (B, W) each
-            if not self.bidirectional:
-                x, final, g = run(x, states, suffix)  # x becomes the input of the next layer
-            else:  # the reverse direction reads each sequence backwards within its length, x[rows, rev]
-                out, final, g = run(x, tuple(s[:, :H] for s in states), suffix)
-                out_rev, final_rev, g_rev = run(x[rows, rev], tuple(s[:, H:] for s in states), suffix + "_rev")
-                x = concatenate([out, out_rev[rows, rev]], axis=2)  # (B, T, 2H), both in the original time order
-                final = tuple(concatenate(pair, axis=1) for pair in zip(final, final_rev, strict=True))  # (B, 2H)
-                if g is not None:  # (B, T, 2H) each
-                    g = {name: np.concatenate([g[name], g_rev[name][rows, rev]], axis=2) for name in g}
-            finals.append(final)
-            gates.append(g)
-        if self.num_layers == 1:
-            return x, finals[0], gates[0]
-        finals = tuple(stack(list(kind), axis=0) for kind in zip(*finals, strict=True))  # (L, B, W) each
-        if gates[0] is not None:  # (L, B, T, W) each
-            gates = [{name: np.stack([g[name] for g in gates]) for name in gates[0]}]
-        return x, finals, gates[0]
+def _gru_fast(cell, x, states, valid, suffix, return_gates):
+    """The GRU of eq. (6.5): both gates from one product, the loop over time one node (``_gru_loop``)."""
+    H = cell.hidden_size
+    W_zr = concatenate(cell._named("W_z W_r", suffix), axis=1)  # (H + D, 2H)
+    b_zr = concatenate(cell._named("b_z b_r", suffix), axis=0)  # (2H,)
+    W_h, b_h = cell._named("W_h b_h", suffix)
+    hs, zrs = _gru_loop(x, W_zr, b_zr, W_h, b_h, *states, valid)  # (B, T, H): h_t after every step
+    result = (zero_padding(valid, hs), (hs[:, -1],))  # frozen past the end: h_T is each sequence's last real step
+    if not return_gates:
+        return (*result, None)
+    return (*result, {"z": np.stack([zr[:, :H] for zr in zrs], axis=1),  # (B, T, H) each
+                      "r": np.stack([zr[:, H:] for zr in zrs], axis=1)})
 
 
 def _lstm_loop(x, W, b, h0, c0, valid):
     """The loop over time of the LSTM in NumPy, as one node of the graph whose backward is ``_lstm_backward``.
-
-    Built from engine operations, every step would add about fifteen nodes to the graph (a product, slices,
-    sigmoids, products of gates), whose bookkeeping costs more than the arithmetic on small matrices.
 
     Parameters
     ----------

@@ -5,14 +5,13 @@ with D features each (a NumPy array or a Tensor). ``lengths`` (B,) marks padded 
 sequence b is real when t < lengths[b]. Past its length a sequence's outputs are zero and its state is
 frozen, so the final state is the one at the sequence's own last step.
 
-``RNN`` builds its loop over time from engine operations: the input part of every step, x_t W_xh + b_h, is
-one matrix product before the loop, and each step reads its slice with a gradient that the engine writes
-in place (see ``autograd._IndexedGrad``), so the backward pass stays O(T). ``LSTM`` and ``GRU`` run their
-loop over time in NumPy as a single node of the graph (``_lstm_loop``, ``_gru_loop``), with the backward
-pass through it written out (``_lstm_backward``, ``_gru_backward``): built from engine operations, each of their
-steps would add about fifteen nodes, whose bookkeeping costs more than the arithmetic on matrices this small.
-These loops, and the base class ``_Recurrent`` that runs the layers and directions below, are in the private
-module ``_recurrent_loops``.
+Each cell's ``step`` is its equation, eq. (6.1), (6.4) or (6.5), written with the engine's operations for one time
+step of a batch; the engine differentiates it. A layer runs over time in one of two forms, chosen by its switch
+``fast``: with ``fast=False``, the taught form, it calls ``step`` at every time step; with ``fast=True``, the
+default, it runs the fast path of the private module ``_loops``, the same recurrence with fewer nodes in the graph
+(the gated cells' loops are one node each, with backpropagation through time written out by hand, as ``rnn_bptt``
+does for the plain cell). The two give the same outputs and gradients to round-off, which the tests prove. The base
+class ``_Recurrent`` (module ``_layers``) runs the layers and directions below and holds that switch.
 
 Layers and directions, the same for the three cells. ``num_layers=L`` stacks L layers: layer l ≥ 2 reads the
 outputs of layer l − 1. ``bidirectional=True`` gives every layer a second parameter set, suffix ``_rev``, that
@@ -27,16 +26,11 @@ the directions on the first axis instead, (2L, B, H): its h_n is
 
 import numpy as np
 
-from .._validation import (
-    as_array,
-    check_finite_number,
-    check_finite_values,
-    check_flag,
-    check_rng,
-)
-from ..engine.autograd import Tensor, _tensor_argument
-from ..engine.functional import concatenate, stack, where
-from ._loops import _gru_loop, _lstm_loop, _Recurrent
+from .._contract import checked
+from ..engine import Tensor, concatenate
+from . import _checks
+from ._layers import _Recurrent
+from ._loops import _gru_fast, _lstm_fast, _rnn_fast
 
 __all__ = ["RNN", "LSTM", "GRU", "chrono_init", "rnn_bptt"]
 
@@ -45,54 +39,6 @@ def _uniform(rng, shape, hidden_size):
     """U(−1/√H, 1/√H), the initialization PyTorch uses for recurrent layers."""
     bound = 1.0 / np.sqrt(hidden_size)
     return Tensor(rng.uniform(-bound, bound, size=shape), requires_grad=True)
-
-
-def _check_input(x, input_size, lengths):
-    """x as a Tensor of shape (B, T, D) and, if given, lengths as ints in 1..T; plus the (B, T) mask.
-
-    Once per call of a cell: a Tensor costs O(1) checks; other data are converted and checked for NaN and inf once.
-    """
-    x = _tensor_argument(x, "x")
-    if x.ndim != 3:
-        hint = " For a single sequence use x[None]." if x.ndim == 2 else ""
-        raise ValueError(f"x must have shape (B, T, {input_size}) (batch, time, features); received {x.shape}.{hint}")
-    if x.shape[2] != input_size:
-        raise ValueError(f"x must have {input_size} entries along its last axis (the cell's input_size, D); received "
-                         f"shape {x.shape}. Build the cell with input_size={x.shape[2]}, or pass {input_size} "
-                         "features per step.")
-    B, T, _ = x.shape
-    if B == 0 or T == 0:
-        raise ValueError(f"x is empty (shape {x.shape}); expected at least one sequence (B >= 1) of at least one "
-                         "step (T >= 1).")
-    if lengths is None:
-        return x, None, None
-    lengths = _check_lengths(lengths, B, T)
-    valid = np.arange(T)[None, :] < lengths[:, None]  # (B, T): True at real steps
-    return x, lengths, valid
-
-
-def _check_lengths(lengths, B, T):
-    """The lengths of a padded batch: B integers in 1..T, as int64."""
-    values = as_array(lengths, "lengths")
-    if values.shape != (B,):
-        raise ValueError(f"lengths must hold one length per sequence of x, shape ({B},); received shape "
-                         f"{values.shape}.")
-    check_finite_values(values, "lengths")
-    if not np.all(values == np.round(values)) or values.min() < 1 or values.max() > T:
-        shown = "[" + ", ".join(f"{v:g}" for v in values[:10]) + (", …]" if B > 10 else "]")
-        raise ValueError(f"lengths must be {B} integers between 1 and T = {T}, one per sequence; received {shown}. "
-                         "A sequence's length counts its real steps, padding excluded.")
-    return values.astype(np.int64)
-
-
-def _freeze_past_end(valid, t, new, old):
-    """The state after step t: ``new`` for sequences still running, ``old`` for those already ended."""
-    return new if valid is None else where(valid[:, t : t + 1], new, old)
-
-
-def _output(valid, states):
-    """The outputs (B, T, H): the states, with zeros at the steps past each sequence's end (padding)."""
-    return states if valid is None else states * valid[:, :, None]
 
 
 class RNN(_Recurrent):
@@ -109,26 +55,47 @@ class RNN(_Recurrent):
     bidirectional : bool, default False
         Add to every layer a second set of parameters (suffix ``_rev``) that reads each sequence backwards within
         its length; its outputs are concatenated after the forward ones at every step (W = 2H).
+    fast : bool, default True
+        Run over time with the fast path of ``_loops``, which computes the input part x_t W_xh + b_h of all steps in
+        one product before the loop; False calls :meth:`step` at every step. The results agree to round-off.
     """
 
-    def __init__(self, input_size, hidden_size, *, rng, num_layers=1, bidirectional=False):
-        rng = self._setup(input_size, hidden_size, rng, num_layers, bidirectional)
-        H = self.hidden_size
+    _fast = _rnn_fast  # the fast path, used when self.fast
+    _run = _rnn_fast  # its first-edition name, which that edition's chapter listed
+
+    @checked(input_size="count", hidden_size="count", rng="rng", num_layers="count", bidirectional="flag",
+             fast="flag")
+    def __init__(self, input_size, hidden_size, *, rng, num_layers=1, bidirectional=False, fast=True):
+        self._setup(input_size, hidden_size, num_layers, bidirectional, fast)
+        H = hidden_size
         for D, suffix in self._parameter_sets():  # D: the layer's input width
             setattr(self, "W_xh" + suffix, _uniform(rng, (D, H), H))  # (D, H)
             setattr(self, "W_hh" + suffix, _uniform(rng, (H, H), H))  # (H, H)
             setattr(self, "b_h" + suffix, Tensor(np.zeros(H), requires_grad=True))  # (H,)
 
-    def _run(self, x, h, valid, W_xh, W_hh, b_h):
-        """One direction: outputs (B, T, H) and the final state (B, H)."""
-        x_proj = x @ W_xh + b_h  # (B, T, H): input part of all steps in one product
-        states = []
-        for t in range(x.shape[1]):
-            h_new = (x_proj[:, t] + h @ W_hh).tanh()  # (B, H), eq. (6.1)
-            h = _freeze_past_end(valid, t, h_new, h)
-            states.append(h)
-        return _output(valid, stack(states, axis=1)), h
+    @checked(x_t="tensor (B, D)", h="tensor (B, self.hidden_size)", also=_checks.step_fits_cell)
+    def step(self, x_t, h, *, suffix=""):
+        """One step of the recurrent cell, eq. (6.1), for a batch: h_t = tanh(x_t W_xh + h_{t−1} W_hh + b_h).
 
+        Parameters
+        ----------
+        x_t : array_like or Tensor of shape (B, D)
+            The inputs of one time step, one row per sequence.
+        h : array_like or Tensor of shape (B, H)
+            The state h_{t−1}.
+        suffix : str, default ""
+            The parameter set: "" for layer 1, "_rev" for its reverse direction, "_l2", "_l2_rev", ... (see the
+            module docstring); x_t has that layer's input width, D for layer 1 and W for the layers l >= 2.
+
+        Returns
+        -------
+        h_t : Tensor of shape (B, H)
+        """
+        W_xh, W_hh, b_h = self._named("W_xh W_hh b_h", suffix)  # (D, H), (H, H), (H,): the parameter set suffix
+        return (x_t @ W_xh + h @ W_hh + b_h).tanh()  # (B, H)
+
+    @checked(x=_checks.sequences, h0=_checks.state, lengths=_checks.lengths,
+             also=(_checks.sequences_fit_cell, _checks.lengths_fit_sequences, _checks.state_fits_cell))
     def forward(self, x, h0=None, *, lengths=None):
         """Run over the sequences.
 
@@ -144,15 +111,7 @@ class RNN(_Recurrent):
         outputs : Tensor of shape (B, T, W), the last layer's
         h_T : Tensor of shape (B, W), or (L, B, W): the state after each sequence's last real step
         """
-        x, lengths, valid = _check_input(x, self.input_size, lengths)
-        h0 = self._initial_state(h0, x.shape[0], "h0")
-
-        def run(x, states, suffix):  # one layer in one direction
-            params = (getattr(self, name + suffix) for name in ("W_xh", "W_hh", "b_h"))
-            outputs, h_T = self._run(x, states[0], valid, *params)
-            return outputs, (h_T,), None
-
-        outputs, (h_T,), _ = self._run_layers(x, lengths, (h0,), run)
+        outputs, (h_T,), _ = self._run_layers(x, lengths, (h0,))
         return outputs, h_T
 
 
@@ -162,12 +121,12 @@ class LSTM(_Recurrent):
     f = sigm([h, x] W_f + b_f), i = sigm([h, x] W_i + b_i), c̃ = tanh([h, x] W_c + b_c), o = sigm([h, x] W_o + b_o),
     c_t = f ⊙ c_{t−1} + i ⊙ c̃,  h_t = o ⊙ tanh(c_t).
 
-    Each W is (H + D, H): rows 0..H−1 multiply h, rows H.. multiply x (H + W rows in layers l ≥ 2). Internally the
-    four gates are computed with one fused product, and the loop over time is one node of the engine's graph with
-    its backward pass written out (``_lstm_loop``, ``_lstm_backward``). Weights ~ U(−1/√H, 1/√H); biases start at
-    0 except the forget gate's, which starts at ``forget_bias`` so that the cell remembers by default early in
-    training: with f ≈ sigm(b_f) a stored value decays like sigm(b_f)^k over k steps (half-life ≈ 2 steps for
-    b_f = 1, 5 for 2).
+    Each W is (H + D, H): rows 0..H−1 multiply h, rows H.. multiply x (H + W rows in layers l ≥ 2). :meth:`step` is
+    the equation; the fast path (``fast=True``) computes the four gates with one product of the matrices set side
+    by side, and runs the loop over time as one node of the engine's graph with its backward pass written out.
+    Weights ~ U(−1/√H, 1/√H); biases start at 0 except the forget gate's, which starts at ``forget_bias`` so that
+    the cell remembers by default early in training: with f ≈ sigm(b_f) a stored value decays like sigm(b_f)^k over
+    k steps (half-life ≈ 2 steps for b_f = 1, 5 for 2).
 
     Parameters
     ----------
@@ -181,21 +140,62 @@ class LSTM(_Recurrent):
     bidirectional : bool, default False
         Add to every layer a second set of parameters (suffix ``_rev``) that reads each sequence backwards within
         its length; its outputs are concatenated after the forward ones at every step (W = 2H).
+    fast : bool, default True
+        Run over time with the fused loop of ``_loops``; False calls :meth:`step` at every step. The results agree
+        to round-off.
     """
 
     GATES = ("f", "i", "c", "o")
+    _fast = _lstm_fast  # the fast path, used when self.fast
 
-    def __init__(self, input_size, hidden_size, *, rng, forget_bias=1.0, num_layers=1, bidirectional=False):
-        rng = self._setup(input_size, hidden_size, rng, num_layers, bidirectional)
-        forget_bias = check_finite_number(forget_bias, "forget_bias")  # 1 or 2 are usual
-        H = self.hidden_size
+    @checked(input_size="count", hidden_size="count", rng="rng", num_layers="count", bidirectional="flag",
+             fast="flag", forget_bias="number")
+    def __init__(self, input_size, hidden_size, *, rng, forget_bias=1.0, num_layers=1, bidirectional=False,
+                 fast=True):
+        self._setup(input_size, hidden_size, num_layers, bidirectional, fast)
+        H = hidden_size
         for D, suffix in self._parameter_sets():  # D: the layer's input width
             for gate in self.GATES:
                 setattr(self, f"W_{gate}{suffix}", _uniform(rng, (H + D, H), H))
             for gate in self.GATES:
-                b = np.full(H, forget_bias if gate == "f" else 0.0)
+                b = np.full(H, forget_bias if gate == "f" else 0.0)  # 1 or 2 are usual for the forget gate
                 setattr(self, f"b_{gate}{suffix}", Tensor(b, requires_grad=True))
 
+    @checked(x_t="tensor (B, D)", h="tensor (B, self.hidden_size)", c="tensor (B, self.hidden_size)",
+             return_gates="flag", also=_checks.step_fits_cell)
+    def step(self, x_t, h, c, *, suffix="", return_gates=False):
+        """One step of the LSTM, eq. (6.4), for a batch: the gates from [h_{t−1}, x_t], then the cell c_t and h_t.
+
+        Parameters
+        ----------
+        x_t : array_like or Tensor of shape (B, D)
+            The inputs of one time step, one row per sequence.
+        h, c : array_like or Tensor of shape (B, H)
+            The state h_{t−1} and the cell c_{t−1}.
+        suffix : str, default ""
+            The parameter set: "" for layer 1, "_rev" for its reverse direction, "_l2", "_l2_rev", ... (see the
+            module docstring); x_t has that layer's input width, D for layer 1 and W for the layers l >= 2.
+        return_gates : bool, default False
+            Also return the gates {"f", "i", "o"}, Tensors of shape (B, H).
+
+        Returns
+        -------
+        h_t, c_t : Tensors of shape (B, H)
+        gates : dict of str -> Tensor, only if ``return_gates``
+        """
+        W_f, W_i, W_o, W_c = self._named("W_f W_i W_o W_c", suffix)  # (H + D, H) each: the parameter set suffix
+        b_f, b_i, b_o, b_c = self._named("b_f b_i b_o b_c", suffix)  # (H,) each
+        hx = concatenate([h, x_t], axis=1)  # (B, H + D): [h_{t−1}, x_t], the state first
+        f = (hx @ W_f + b_f).sigmoid()  # (B, H): the forget gate, how much of c_{t−1} to keep
+        i = (hx @ W_i + b_i).sigmoid()  # (B, H): the input gate, how much of the candidate to write
+        o = (hx @ W_o + b_o).sigmoid()  # (B, H): the output gate, how much of the cell to expose
+        c_tilde = (hx @ W_c + b_c).tanh()  # (B, H): the candidate c̃_t
+        c = f * c + i * c_tilde  # (B, H): the cell is updated by addition
+        h = o * c.tanh()  # (B, H)
+        return (h, c, {"f": f, "i": i, "o": o}) if return_gates else (h, c)
+
+    @checked(x=_checks.sequences, state=_checks.state_pair, lengths=_checks.lengths, return_gates="flag",
+             also=(_checks.sequences_fit_cell, _checks.lengths_fit_sequences, _checks.state_pair_fits_cell))
     def forward(self, x, state=None, *, lengths=None, return_gates=False):
         """Run over the sequences.
 
@@ -216,38 +216,11 @@ class LSTM(_Recurrent):
         (h_T, c_T) : Tensors of shape (B, W), or (L, B, W)
         gates : dict of str -> ndarray, only if ``return_gates``
         """
-        x, lengths, valid = _check_input(x, self.input_size, lengths)
-        B = x.shape[0]
-        return_gates = check_flag(return_gates, "return_gates")
-        if state is not None and not (isinstance(state, (tuple, list)) and len(state) == 2):
-            shape = f" of shape {np.shape(state)}" if isinstance(state, (np.ndarray, Tensor)) else ""
-            raise ValueError(f"state must be a tuple (h0, c0) of two arrays of shape {self._state_shape(B)}; "
-                             f"received {type(state).__name__}{shape}. An LSTM carries two states: pass "
-                             "state=(h0, c0), e.g. the second value returned by the previous call.")
-        h0, c0 = (None, None) if state is None else state
-        h0, c0 = self._initial_state(h0, B, "h0", argument="state"), self._initial_state(c0, B, "c0", argument="state")
-
-        def run(x, states, suffix):  # one layer in one direction
-            return self._direction(x, *states, valid, suffix, return_gates)
-
-        outputs, state_T, gates = self._run_layers(x, lengths, (h0, c0), run)
+        outputs, state_T, gates = self._run_layers(x, lengths, state or (None, None), return_gates)
         return (outputs, state_T, gates) if return_gates else (outputs, state_T)
 
-    def _direction(self, x, h0, c0, valid, suffix, return_gates):
-        """One layer in one direction: outputs (B, T, H), (h_T, c_T) of shape (B, H), the gates (B, T, H) or None."""
-        H = self.hidden_size
-        # fused: (H + D, 4H) and (4H,), the three sigmoid gates first
-        W = concatenate([getattr(self, f"W_{gate}{suffix}") for gate in "fioc"], axis=1)
-        b = concatenate([getattr(self, f"b_{gate}{suffix}") for gate in "fioc"], axis=0)
-        hc, gates = _lstm_loop(x, W, b, h0, c0, valid)  # (B, T, 2H): [h_t, c_t] after every step
-        outputs = _output(valid, hc[:, :, :H])  # (B, T, H)
-        state_T = (hc[:, -1, :H], hc[:, -1, H:])  # frozen past the end: each sequence's last real step
-        if not return_gates:
-            return outputs, state_T, None
-        return outputs, state_T, {name: np.stack([g[:, k * H : (k + 1) * H] for g in gates], axis=1)  # (B, T, H)
-                                  for k, name in enumerate("fio")}
 
-
+@checked(lstm=_checks.an_lstm, max_lag=_checks.longest_lag, rng="rng")
 def chrono_init(lstm, max_lag, *, rng):
     """Set the LSTM's forget and input biases for memories of up to ``max_lag`` steps ("chrono" initialization).
 
@@ -264,14 +237,6 @@ def chrono_init(lstm, max_lag, *, rng):
         Longest dependency expected, in steps; greater than 2.
     rng : numpy.random.Generator
     """
-    if not isinstance(lstm, LSTM):
-        raise TypeError(f"lstm must be an LSTM (chrono_init sets its forget and input gates); received "
-                        f"{type(lstm).__name__}.")
-    max_lag = check_finite_number(max_lag, "max_lag")
-    if max_lag <= 2:
-        raise ValueError(f"max_lag must be a finite number of steps greater than 2; received {max_lag:g}. It is the "
-                         "longest dependency expected, e.g. the length of the sequences.")
-    rng = check_rng(rng)
     for _, suffix in lstm._parameter_sets():
         b_f = np.log(rng.uniform(1.0, max_lag - 1.0, size=lstm.hidden_size))  # (H,)
         getattr(lstm, "b_f" + suffix).data = b_f
@@ -289,7 +254,7 @@ class GRU(_Recurrent):
     product, tanh(x W + b + r ⊙ (h U + b')), and z weighs the old state, h_t = z ⊙ h_{t−1} + (1 − z) ⊙ h̃
     (the labelling of Cho et al., 2014).
     Each W is (H + D, H), h rows first (H + W rows in layers l ≥ 2). Weights ~ U(−1/√H, 1/√H); biases start at 0.
-    As in :class:`LSTM`, the loop over time is one node of the graph (``_gru_loop``).
+    :meth:`step` is the equation; as in :class:`LSTM`, the fast path runs the loop over time as one node of the graph.
 
     Parameters
     ----------
@@ -301,19 +266,58 @@ class GRU(_Recurrent):
     bidirectional : bool, default False
         Add to every layer a second set of parameters (suffix ``_rev``) that reads each sequence backwards within
         its length; its outputs are concatenated after the forward ones at every step (W = 2H).
+    fast : bool, default True
+        Run over time with the fused loop of ``_loops``; False calls :meth:`step` at every step. The results agree
+        to round-off.
     """
 
     GATES = ("z", "r", "h")
+    _fast = _gru_fast  # the fast path, used when self.fast
 
-    def __init__(self, input_size, hidden_size, *, rng, num_layers=1, bidirectional=False):
-        rng = self._setup(input_size, hidden_size, rng, num_layers, bidirectional)
-        H = self.hidden_size
+    @checked(input_size="count", hidden_size="count", rng="rng", num_layers="count", bidirectional="flag",
+             fast="flag")
+    def __init__(self, input_size, hidden_size, *, rng, num_layers=1, bidirectional=False, fast=True):
+        self._setup(input_size, hidden_size, num_layers, bidirectional, fast)
+        H = hidden_size
         for D, suffix in self._parameter_sets():  # D: the layer's input width
             for gate in self.GATES:
                 setattr(self, f"W_{gate}{suffix}", _uniform(rng, (H + D, H), H))
             for gate in self.GATES:
                 setattr(self, f"b_{gate}{suffix}", Tensor(np.zeros(H), requires_grad=True))
 
+    @checked(x_t="tensor (B, D)", h="tensor (B, self.hidden_size)", return_gates="flag",
+             also=_checks.step_fits_cell)
+    def step(self, x_t, h, *, suffix="", return_gates=False):
+        """One step of the GRU, eq. (6.5), for a batch: two gates from [h_{t−1}, x_t], a candidate, their blend.
+
+        Parameters
+        ----------
+        x_t : array_like or Tensor of shape (B, D)
+            The inputs of one time step, one row per sequence.
+        h : array_like or Tensor of shape (B, H)
+            The state h_{t−1}.
+        suffix : str, default ""
+            The parameter set: "" for layer 1, "_rev" for its reverse direction, "_l2", "_l2_rev", ... (see the
+            module docstring); x_t has that layer's input width, D for layer 1 and W for the layers l >= 2.
+        return_gates : bool, default False
+            Also return the gates {"z", "r"}, Tensors of shape (B, H).
+
+        Returns
+        -------
+        h_t : Tensor of shape (B, H)
+        gates : dict of str -> Tensor, only if ``return_gates``
+        """
+        W_z, W_r, W_h = self._named("W_z W_r W_h", suffix)  # (H + D, H) each: the parameter set suffix
+        b_z, b_r, b_h = self._named("b_z b_r b_h", suffix)  # (H,) each
+        hx = concatenate([h, x_t], axis=1)  # (B, H + D): [h_{t−1}, x_t], the state first
+        z = (hx @ W_z + b_z).sigmoid()  # (B, H): the update gate, how much to move towards the candidate
+        r = (hx @ W_r + b_r).sigmoid()  # (B, H): the reset gate, how much of h_{t−1} the candidate sees
+        h_tilde = (concatenate([r * h, x_t], axis=1) @ W_h + b_h).tanh()  # (B, H): the candidate h̃_t
+        h = (1.0 - z) * h + z * h_tilde  # (B, H)
+        return (h, {"z": z, "r": r}) if return_gates else h
+
+    @checked(x=_checks.sequences, h0=_checks.state, lengths=_checks.lengths, return_gates="flag",
+             also=(_checks.sequences_fit_cell, _checks.lengths_fit_sequences, _checks.state_fits_cell))
     def forward(self, x, h0=None, *, lengths=None, return_gates=False):
         """Run over the sequences.
 
@@ -332,85 +336,29 @@ class GRU(_Recurrent):
         h_T : Tensor of shape (B, W), or (L, B, W)
         gates : dict of str -> ndarray, only if ``return_gates``
         """
-        x, lengths, valid = _check_input(x, self.input_size, lengths)
-        return_gates = check_flag(return_gates, "return_gates")
-        h0 = self._initial_state(h0, x.shape[0], "h0")
-
-        def run(x, states, suffix):  # one layer in one direction
-            return self._direction(x, states[0], valid, suffix, return_gates)
-
-        outputs, (h_T,), gates = self._run_layers(x, lengths, (h0,), run)
+        outputs, (h_T,), gates = self._run_layers(x, lengths, (h0,), return_gates)
         return (outputs, h_T, gates) if return_gates else (outputs, h_T)
 
-    def _direction(self, x, h0, valid, suffix, return_gates):
-        """One layer in one direction: outputs (B, T, H), (h_T,) of shape (B, H), the gates (B, T, H) or None."""
-        H = self.hidden_size
-        W_zr = concatenate([getattr(self, "W_z" + suffix), getattr(self, "W_r" + suffix)], axis=1)  # (H + D, 2H)
-        b_zr = concatenate([getattr(self, "b_z" + suffix), getattr(self, "b_r" + suffix)], axis=0)  # (2H,)
-        W_h, b_h = getattr(self, "W_h" + suffix), getattr(self, "b_h" + suffix)
-        hs, zrs = _gru_loop(x, W_zr, b_zr, W_h, b_h, h0, valid)  # (B, T, H): h_t after every step
-        result = (_output(valid, hs), (hs[:, -1],))  # frozen past the end: h_T is each sequence's last real step
-        if not return_gates:
-            return (*result, None)
-        return (*result, {"z": np.stack([zr[:, :H] for zr in zrs], axis=1),  # (B, T, H) each
-                          "r": np.stack([zr[:, H:] for zr in zrs], axis=1)})
 
-
-def _finite(a, name, axes):
-    """``a`` as a finite float array with one axis per symbol in ``axes`` (e.g. ("B", "T", "D"))."""
-    arr = as_array(a, name)
-    if arr.ndim != len(axes):
-        shape = f"({axes[0]},)" if len(axes) == 1 else f"({', '.join(axes)})"
-        hint = f" For a single sequence use {name}[None]." if axes[:2] == ("B", "T") and arr.ndim == 2 else ""
-        raise ValueError(f"{name} must be a {len(axes)}-D array {shape}; received shape {arr.shape}.{hint}")
-    return check_finite_values(arr, name)
-
-
-def _bptt_arrays(x, h0, W_xh, W_hh, b_h, dL_dout):
-    """The arguments of :func:`rnn_bptt` as finite float arrays, each named when its shape does not fit.
-
-    The sizes come from x (B, T, D) and W_hh (H, H); every other shape is compared with them.
-    """
-    x = _finite(x, "x", ("B", "T", "D"))
-    if 0 in x.shape:
-        raise ValueError(f"x is empty (shape {x.shape}); expected at least one sequence of at least one step with at "
-                         "least one feature.")
-    W_hh = _finite(W_hh, "W_hh", ("H", "H"))
-    if W_hh.shape[0] != W_hh.shape[1] or W_hh.shape[0] == 0:
-        raise ValueError(f"W_hh must be a square (H, H) matrix, H >= 1: it maps the state h_(t-1) to the next one; "
-                         f"received shape {W_hh.shape}.")
-    (B, T, D), H = x.shape, W_hh.shape[0]
-    h0, W_xh = _finite(h0, "h0", ("B", "H")), _finite(W_xh, "W_xh", ("D", "H"))
-    b_h, dL_dout = _finite(b_h, "b_h", ("H",)), _finite(dL_dout, "dL_dout", ("B", "T", "H"))
-    expected = {"h0": (h0, (B, H), "one state per sequence of x"),
-                "W_xh": (W_xh, (D, H), "the features of x by the width of W_hh"),
-                "b_h": (b_h, (H,), "one bias per unit, the width of W_hh"),
-                "dL_dout": (dL_dout, (B, T, H), "one gradient per output h_t, shaped like the outputs")}
-    for name, (value, shape, what) in expected.items():
-        if value.shape != shape:
-            raise ValueError(f"{name} must have shape {shape} ({what}: x is (B, T, D) = {x.shape}, W_hh is (H, H) = "
-                             f"{W_hh.shape}); received shape {value.shape}.")
-    return x, h0, W_xh, W_hh, b_h, dL_dout
-
-
+@checked(x="array (B, T, D)", h0="array (B, H)", W_xh="array (D, H)", W_hh="array (H, H)", b_h="array (H,)",
+         dL_dout="array (B, T, H)")
 def rnn_bptt(x, h0, W_xh, W_hh, b_h, dL_dout):
     """Backpropagation through time, eq. (6.2), for the plain recurrent cell, by hand in NumPy.
 
     Parameters
     ----------
-    x : ndarray of shape (B, T, D)
-    h0 : ndarray of shape (B, H)
-    W_xh : ndarray of shape (D, H)
-    W_hh : ndarray of shape (H, H)
-    b_h : ndarray of shape (H,)
-    dL_dout : ndarray of shape (B, T, H)
+    x : array_like of shape (B, T, D)
+    h0 : array_like of shape (B, H)
+    W_xh : array_like of shape (D, H)
+    W_hh : array_like of shape (H, H)
+    b_h : array_like of shape (H,)
+    dL_dout : array_like of shape (B, T, H)
         Gradient of the loss with respect to every output h_t (zero where the loss ignores a step).
 
     Returns
     -------
     grads : dict with keys ``W_xh``, ``W_hh``, ``b_h``, ``x``, ``h0``, each shaped like that argument
     """
-    x, h0, W_xh, W_hh, b_h, dL_dout = _bptt_arrays(x, h0, W_xh, W_hh, b_h, dL_dout)
     T = x.shape[1]
     hs = [h0]  # forward pass, keeping every state
     for t in range(T):

@@ -50,6 +50,17 @@ _H0_EXTRAS = [
     ("a state for another batch size", {"h0": np.zeros((B + 1, H))}, ()),
 ]
 
+# bad inputs shared by the three cells' steps (each example's cell has two layers and both directions)
+_STEP_EXTRAS = [
+    ("a state of the wrong width", {"h": np.zeros((B, H + 1))}, ()),
+    ("a state for another batch size", {"h": np.zeros((B + 1, H))}, ()),
+    ("a state of shape (H,), not one per sequence", {"h": H0[0]}, ()),
+    ("x_t of shape (D,), not one row per sequence", {"x_t": X[0, 0]}, ()),
+    ("a parameter set the cell does not have", {"suffix": "_l3"}, ()),
+    ("a layer number instead of a suffix", {"suffix": 2}, ()),
+    ("layer 2's set, which reads W = 2H features, for x_t of D", {"suffix": "_l2"}, ()),
+]
+
 EXAMPLES = {
     "implementations.nn.module.parameter_count": Example(
         build=lambda: (parameter_count, {"module": sequence.RNN(D, H, rng=rng())}),
@@ -57,20 +68,30 @@ EXAMPLES = {
                ("None", {"module": None}, ())]),
     "implementations.sequence.recurrent.RNN": Example(
         build=lambda: (sequence.RNN, {"input_size": D, "hidden_size": H, "rng": rng(), "num_layers": L,
-                                      "bidirectional": True}),
+                                      "bidirectional": True, "fast": True}),
         roles={"input_size": "count", "hidden_size": "count", "rng": "rng", "num_layers": "count",
-               "bidirectional": "flag"},
+               "bidirectional": "flag", "fast": "flag"},
         extra=[("True", {"num_layers": True}, ())]),
+    "implementations.sequence.recurrent.RNN.step": Example(
+        build=lambda: (sequence.RNN(D, H, rng=rng(), num_layers=L, bidirectional=True).step,
+                       {"x_t": X[:, 0], "h": H0, "suffix": "_rev"}),
+        roles={"x_t": "tensor", "h": "tensor"},
+        extra=_STEP_EXTRAS),
     "implementations.sequence.recurrent.RNN.forward": Example(
         build=lambda: (sequence.RNN(D, H, rng=rng()).forward, {"x": X, "h0": H0, "lengths": LENGTHS}),
         roles={"x": "array", "h0": "array", "lengths": f"ids:{T + 1}"},
         extra=_X_EXTRAS + _LENGTHS_EXTRAS + _H0_EXTRAS),
     "implementations.sequence.recurrent.LSTM": Example(
         build=lambda: (sequence.LSTM, {"input_size": D, "hidden_size": H, "rng": rng(), "forget_bias": 2.0,
-                                       "num_layers": L, "bidirectional": True}),
+                                       "num_layers": L, "bidirectional": True, "fast": False}),
         roles={"input_size": "count", "hidden_size": "count", "rng": "rng", "forget_bias": "scalar",
-               "num_layers": "count", "bidirectional": "flag"},
+               "num_layers": "count", "bidirectional": "flag", "fast": "flag"},
         extra=[("True", {"num_layers": True}, ())]),
+    "implementations.sequence.recurrent.LSTM.step": Example(
+        build=lambda: (sequence.LSTM(D, H, rng=rng(), num_layers=L, bidirectional=True).step,
+                       {"x_t": X[:, 0], "h": H0, "c": H0 / 2, "suffix": "_rev", "return_gates": True}),
+        roles={"x_t": "tensor", "h": "tensor", "c": "tensor", "return_gates": "flag"},
+        extra=_STEP_EXTRAS + [("a cell of the wrong width", {"c": np.zeros((B, H + 1))}, ())]),
     "implementations.sequence.recurrent.LSTM.forward": Example(
         build=lambda: (sequence.LSTM(D, H, rng=rng()).forward,
                        {"x": X, "state": (H0, H0 / 2), "lengths": LENGTHS, "return_gates": True}),
@@ -88,10 +109,15 @@ EXAMPLES = {
         ]),
     "implementations.sequence.recurrent.GRU": Example(
         build=lambda: (sequence.GRU, {"input_size": D, "hidden_size": H, "rng": rng(), "num_layers": L,
-                                      "bidirectional": True}),
+                                      "bidirectional": True, "fast": True}),
         roles={"input_size": "count", "hidden_size": "count", "rng": "rng", "num_layers": "count",
-               "bidirectional": "flag"},
+               "bidirectional": "flag", "fast": "flag"},
         extra=[("True", {"num_layers": True}, ())]),
+    "implementations.sequence.recurrent.GRU.step": Example(
+        build=lambda: (sequence.GRU(D, H, rng=rng(), num_layers=L, bidirectional=True).step,
+                       {"x_t": X[:, 0], "h": H0, "suffix": "_rev", "return_gates": True}),
+        roles={"x_t": "tensor", "h": "tensor", "return_gates": "flag"},
+        extra=_STEP_EXTRAS),
     # RNN.forward and LSTM.forward are checked on the default cell (states (B, H)), GRU.forward on a stacked
     # bidirectional one (states (L, B, 2H)): the three share the code that checks x, lengths and the states
     "implementations.sequence.recurrent.GRU.forward": Example(
