@@ -140,15 +140,17 @@ class _Shape:
         return f"at least {n}-D" if self.variadic else f"{n}-D"
 
 
-def _value(axis, dims, owner):
+def _value(axis, dims, owner, new=None):
     """The size an axis spec requires, or None if its name is not bound yet (it will be bound by this axis)."""
     name, op, k = axis
-    if name.isdigit():
+    if new and name in new:
+        base = new[name][0]
+    elif name in dims:
+        base = dims[name][0]
+    elif name.isdigit():
         base = int(name)
     elif name.startswith("self."):
         base = getattr(owner, name[5:])
-    elif name in dims:
-        base = dims[name][0]
     else:
         return None
     return base if op is None else {"+": base + k, "-": base - k, "*": base * k}[op]
@@ -196,12 +198,11 @@ def _check_shape(arr, name, shapes, dims, owner):
             if problem:
                 break
             size = arr.shape[offset + j]
-            merged = {**dims, **new}
-            want = _value(axis, merged, owner)
+            want = _value(axis, dims, owner, new)
             if want is None:  # a free name: this axis binds it
                 new[axis[0]] = (size, f"{name}'s axis {offset + j}")
             elif size != want:
-                problem = _mismatch(name, shape, offset + j, size, axis, want, merged, owner)
+                problem = _mismatch(name, shape, offset + j, size, axis, want, {**dims, **new}, owner)
         if problem is None:
             dims.update(new)
             return
@@ -324,7 +325,8 @@ class _Role:
 # --- the decorator -------------------------------------------------------------------------------------------------
 
 def _binder(signature):
-    """A function (args, kwargs) -> {name: value} with the defaults filled in, or None for a call Python would refuse.
+    """A function (args, kwargs) -> ({name: value} with the defaults filled in, how to call), or (None, None) for a call
+    Python would refuse. ``how to call`` is None for keywords only, else the ``BoundArguments`` to call with.
 
     It does what ``signature.bind`` and ``apply_defaults`` do, for the signatures the package uses (no positional-only
     or variable arguments), several times faster; other signatures fall back to them.
@@ -334,25 +336,28 @@ def _binder(signature):
     positional = [p.name for p in parameters if p.kind == p.POSITIONAL_OR_KEYWORD]
     defaults = {p.name: p.default for p in parameters if p.default is not p.empty}
     names = {p.name for p in parameters}
+    count = len(names)
 
     def bind_simple(args, kwargs):
+        if not kwargs and len(args) == count:  # every argument given by position: the common call
+            return dict(zip(positional, args, strict=True)), None
         if len(args) > len(positional) or any(k not in names for k in kwargs):
-            return None
+            return None, None
         arguments = dict(zip(positional, args, strict=False))  # (fewer args than positional names)
         if any(k in arguments for k in kwargs):
-            return None
+            return None, None
         arguments.update(kwargs)
         for name, default in defaults.items():
             arguments.setdefault(name, default)
-        return arguments if len(arguments) == len(names) else None
+        return (arguments, None) if len(arguments) == len(names) else (None, None)
 
     def bind_general(args, kwargs):
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError:
-            return None
+            return None, None
         bound.apply_defaults()
-        return bound.arguments
+        return bound.arguments, bound
 
     return bind_simple if simple else bind_general
 
@@ -396,11 +401,21 @@ def checked(also=(), like_inputs=False, **roles):
         also_args = [(check, list(inspect.signature(check).parameters)) for check in extra]
         bind = _binder(signature)
 
+        if not parsed and not also_args and not like_inputs:  # nothing to check
+            function.roles = {}
+            return function
+
         @functools.wraps(function)
         def wrapper(*args, **kwargs):
-            if _from_inside(sys._getframe(1)):  # the package's own call: checked where the values came in
+            caller = sys._getframe(1)
+            if id(caller.f_code) in _PASSES_THROUGH:
+                inside = _from_inside(caller)
+            else:  # (the common case, inline: this runs at every call)
+                module = caller.f_globals.get("__name__", "")
+                inside = module.startswith(_PACKAGE) and not module.startswith(_HELPERS)
+            if inside:  # the package's own call: checked where the values came in
                 return function(*args, **kwargs)
-            arguments = bind(args, kwargs)
+            arguments, bound = bind(args, kwargs)
             if arguments is None:  # a call Python itself refuses (a missing or unknown argument): its own message
                 return function(*args, **kwargs)
             owner = arguments.get("self") if is_method else None
@@ -411,7 +426,7 @@ def checked(also=(), like_inputs=False, **roles):
                     arguments[role.name] = role.check(arguments[role.name], dims, owner, arguments)
             for check, params in also_args:
                 check(**{p: arguments[p] for p in params if p in arguments})
-            result = function(**arguments)
+            result = function(**arguments) if bound is None else function(*bound.args, **bound.kwargs)
             return _as_arrays(result) if like_inputs and not any_tensor else result
 
         wrapper.roles = dict(roles)
