@@ -84,22 +84,18 @@ class BatchNorm1d(Module):
         axes = tuple(a for a in range(x.ndim) if a != 1)  # every axis but the features': (0,), or (0, 2, 3) for images
         shape = (1, -1) + (1,) * (x.ndim - 2)  # (1, D) or (1, C, 1, 1): broadcasts against x
         if self.training:
-            mu = x.mean(axis=axes, keepdims=True)  # μ, (1, D)
+            mu = x.mean(axis=axes, keepdims=True)  # μ: (1, D) or (1, C, 1, 1)
             centred = x - mu  # x − μ, the shape of x
-            var = (centred**2).mean(axis=axes, keepdims=True)  # σ², the biased variance, (1, D)
-            self._update_running(mu.data.reshape(-1), var.data.reshape(-1), n=x.size // x.shape[1])
+            var = (centred**2).mean(axis=axes, keepdims=True)  # σ², the biased variance: (1, D) or (1, C, 1, 1)
+            n, m = x.size // x.shape[1], self.momentum  # values averaged per feature; the weight of this batch
+            self.running_mean = (1 - m) * self.running_mean + m * mu.data.reshape(-1)  # eq. (5.6): (D,)
+            self.running_var = (1 - m) * self.running_var + m * var.data.reshape(-1) * n / (n - 1)  # unbiased: (D,)
+            self.num_batches_tracked = self.num_batches_tracked + 1
         else:  # the running averages, constants to the engine
             centred = x - self.running_mean.reshape(shape)  # x − μ, the shape of x
-            var = Tensor(self.running_var.reshape(shape))  # σ², (1, D)
+            var = Tensor(self.running_var.reshape(shape))  # σ²: (1, D) or (1, C, 1, 1)
         x_hat = centred / (var + self.eps).sqrt()  # x̂ = (x − μ) / √(σ² + ε), eq. (5.5)
         return x_hat * self.gamma.reshape(*shape) + self.beta.reshape(*shape)  # y = γ ⊙ x̂ + β, eq. (5.6)
-
-    def _update_running(self, mu, var, n):
-        """The exponential moving averages of the batch mean and of the unbiased batch variance."""
-        m = self.momentum
-        self.running_mean = (1 - m) * self.running_mean + m * mu  # (D,)
-        self.running_var = (1 - m) * self.running_var + m * var * n / (n - 1)  # unbiased: n − 1
-        self.num_batches_tracked = self.num_batches_tracked + 1
 
 
 class BatchNorm2d(BatchNorm1d):
