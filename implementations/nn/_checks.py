@@ -415,6 +415,14 @@ def tensors(value, name):
     return _tensor_list(value, name, need_grad=False)
 
 
+def gradients_fit(params):
+    """Each parameter's ``grad`` (set by ``backward()``, or by hand) has the parameter's shape."""
+    for p in params:
+        if p.grad.shape != p.shape:
+            raise ValueError(f"a parameter of shape {p.shape} has a gradient of shape {p.grad.shape}; expected equal "
+                             "shapes.")
+
+
 def betas(value, name):
     """Adam's (β₁, β₂): a pair of numbers in [0, 1), returned as a pair of floats."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or len(value) != 2:

@@ -79,10 +79,7 @@ class _Optimizer:
         ``entries`` is ``slice(None)``, all of θ.
         """
         live = [(p, span) for p, span in zip(self.params, self._spans, strict=True) if p.grad is not None]
-        for p, _ in live:
-            if p.grad.shape != p.shape:
-                raise ValueError(f"a parameter of shape {p.shape} has a gradient of shape {p.grad.shape}; "
-                                 "expected equal shapes.")
+        _checks.gradients_fit([p for p, _ in live])
         g = np.concatenate([p.grad.reshape(-1) for p, _ in live] + [np.zeros(0)])  # (P,)
         if not np.isfinite(g).all():
             raise FloatingPointError(
