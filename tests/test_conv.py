@@ -269,6 +269,22 @@ def test_default_stride_is_the_window_size():
     np.testing.assert_array_equal(max_pool2d(x, 2).data, x.data.reshape(2, 3, 3, 2, 2, 2).max(axis=(3, 5)))
 
 
+def test_the_pooling_fast_path_gives_the_windows_the_gather_gives():
+    """Windows side by side are cut by a reshape (the fast path); the general path gathers them by index."""
+    from implementations.nn import conv
+
+    rng = np.random.default_rng(13)
+    x = Tensor(rng.normal(size=(2, 3, 6, 4)), requires_grad=True)
+    rows, cols = conv._patch_index(6, 4, 2, 2, 2)
+    fast, gathered = conv._pool_windows(x, 2, None), x[:, :, rows, cols]  # (2, 3, 3, 2, 2, 2) each
+    np.testing.assert_array_equal(fast.data, gathered.data)
+    upstream = rng.normal(size=fast.shape)
+    (fast * upstream).sum().backward()
+    grad_fast, x.grad = x.grad, None
+    (gathered * upstream).sum().backward()
+    np.testing.assert_array_equal(grad_fast, x.grad)
+
+
 # --- receptive field -----------------------------------------------------------------------------------------------
 
 def measured_field(stack, size, out_pixel, seed=12):
@@ -361,7 +377,8 @@ def test_bad_shapes_and_sizes_name_the_argument():
         conv2d(x, np.zeros((2, 3, 3)))
     with pytest.raises(ValueError, match="kernel has 3 channel"):
         conv2d(x, np.zeros((1, 3, 3, 3)))
-    with pytest.raises(ValueError, match=r"bias must have shape \(1,\)"):
+    with pytest.raises(ValueError, match=r"bias has 2 entries along axis 0, but kernel's axis 0 gives F = 1: expected "
+                                         r"bias of shape \(F,\)"):
         conv2d(x, np.zeros((1, 2, 3, 3)), np.zeros(2))
     with pytest.raises(ValueError, match="x contains 50 NaN or infinite value"):
         conv2d(np.full((1, 2, 5, 5), np.inf), np.zeros((1, 2, 3, 3)))

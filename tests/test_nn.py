@@ -92,8 +92,8 @@ def test_linear_shapes_values_and_initializations():
     he = Linear(400, 300, rng=np.random.default_rng(6), init="he")
     assert he.W.data.std() == pytest.approx(np.sqrt(2 / 400), rel=0.02)
     assert Linear(2, 2, bias=False, rng=np.random.default_rng(0)).parameters()[0].shape == (2, 2)
-    with pytest.raises(ValueError, match=r"x must have 4 entries along its last axis \(the layer's in_features\); "
-                       r"received shape \(7, 3\)"):
+    with pytest.raises(ValueError, match=r"x has 3 entries along axis 1, but Linear.in_features is 4: expected x of "
+                       r"shape \(\.\.\., self.in_features\)"):
         layer(np.zeros((7, 3)))
     with pytest.raises(TypeError, match="rng must be a numpy.random.Generator"):
         Linear(2, 2, rng=0)
@@ -145,7 +145,8 @@ def test_embedding_and_layernorm():
     np.testing.assert_array_equal(out.data, emb.W.data[tokens])
     out.sum().backward()
     assert emb.W.grad[1].tolist() == [3.0] * 4  # token 1 used three times
-    with pytest.raises(ValueError, match=r"indices must be integers in 0..9; received values from 0 to 10"):
+    with pytest.raises(ValueError, match=r"indices must hold token ids 0, …, 9 \(integers below the vocabulary size "
+                                         r"10\).*values 10"):
         emb(np.array([0, 10]))
 
     ln = LayerNorm(4)
@@ -403,12 +404,12 @@ def test_clip_grad_norm_and_optimizers_refuse_a_generator():
 def test_layers_report_the_input_width_in_the_callers_terms():
     rng = np.random.default_rng(0)
     x = np.zeros((2, 7, 4))
-    with pytest.raises(ValueError, match=r"x must have 5 entries along its last axis \(the layer's dim\); "
-                                         r"received shape \(2, 7, 4\)"):
+    with pytest.raises(ValueError, match=r"x has 4 entries along axis 2, but LayerNorm.dim is 5: expected x of shape "
+                                         r"\(\.\.\., self.dim\)"):
         LayerNorm(5)(x)
-    with pytest.raises(ValueError, match=r"x must have 5 entries along its last axis \(the layer's in_features\)"):
+    with pytest.raises(ValueError, match=r"x has 4 entries along axis 2, but Linear.in_features is 5"):
         Linear(5, 2, rng=rng)(Tensor(x))
-    with pytest.raises(ValueError, match=r"x must have 5 entries along its last axis \(the network's input size"):
+    with pytest.raises(ValueError, match=r"x has 4 entries along axis 2, but MLP.in_features is 5"):
         MLP([5, 3, 2], rng=rng)(x)
     with pytest.raises(ValueError, match="x contains 1 NaN or infinite value"):
         Linear(4, 2, rng=rng)(np.r_[[[np.inf, 0.0, 0.0, 0.0]]])
@@ -420,7 +421,7 @@ def test_embedding_refuses_fractional_ids_and_strings_by_name():
         emb(np.array([1.5, 2.0]))
     with pytest.raises(TypeError, match="indices must be a numeric array; received the string"):
         emb("cat")
-    with pytest.raises(ValueError, match="indices must be integers in 0..9; received values from -1 to 2"):
+    with pytest.raises(ValueError, match="indices must hold token ids 0, …, 9 .* with values -1"):
         emb(np.array([-1, 2]))
 
 
@@ -600,7 +601,7 @@ def test_conv2d_layer_refuses_bad_input_by_name():
         Conv2d(3, 2, (3, 3, 3), rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="padding must be an integer >= 0"):
         Conv2d(3, 2, 3, padding=-1, rng=np.random.default_rng(0))
-    with pytest.raises(ValueError, match="init must be 'he' or 'xavier'"):
+    with pytest.raises(ValueError, match="init must be one of 'he', 'xavier'; received 'glorot'"):
         Conv2d(3, 2, 3, rng=np.random.default_rng(0), init="glorot")
 
 
@@ -689,3 +690,47 @@ def test_a_convolutional_residual_block_keeps_the_shape_and_switches_its_batch_n
     assert not branch.layers[1].training and not branch.layers[4].training
     y = block(x).data
     np.testing.assert_allclose(y, np.maximum(x + branch(Tensor(x)).data, 0.0), rtol=1e-12)
+
+
+# --- the declared input contract: layers the caller composed are checked as the caller's calls ---------------------
+
+
+def test_composed_layers_that_do_not_fit_are_reported_in_the_callers_terms():
+    """Sequential and a residual branch pass their caller's checks through: the layer that does not fit says so."""
+    rng = np.random.default_rng(37)
+    misfit = Sequential(Linear(3, 4, rng=rng), Tensor.relu, Linear(5, 3, rng=rng))  # 4 features out, 5 expected in
+    x = np.ones((2, 3))
+    for model in (misfit, ResidualBlock(misfit), Sequential(ResidualBlock(misfit)),
+                  Sequential(Linear(3, 3, rng=rng), ResidualBlock(misfit))):
+        with pytest.raises(ValueError, match=r"x has 4 entries along axis 1, but Linear.in_features is 5"):
+            model(x)
+    with pytest.raises(TypeError, match="x must be a numeric array; received the string"):
+        ResidualBlock(Tensor.tanh)("abc")  # a branch that checks nothing: the block checks x itself
+
+
+def test_a_network_runs_its_own_layers_without_checking_them_again(monkeypatch):
+    """MLP.forward checks x once; its Linear layers, called by the package's own code, do not check again."""
+    from implementations import _contract
+
+    rng = np.random.default_rng(38)
+    net = MLP([3, 4, 2], rng=rng)
+    checked_names = []
+    original = _contract._Role.check
+
+    def spy(self, value, dims, owner, arguments):
+        checked_names.append((type(owner).__name__, self.name))
+        return original(self, value, dims, owner, arguments)
+
+    monkeypatch.setattr(_contract._Role, "check", spy)
+    net(np.ones((5, 3)))
+    assert checked_names == [("MLP", "x")]
+
+
+def test_the_activation_check_knows_every_activation():
+    from implementations.nn import _checks
+    from implementations.nn.layers import ACTIVATIONS
+
+    assert set(_checks.ACTIVATION_NAMES) == set(ACTIVATIONS)
+    with pytest.raises(ValueError, match=r"activation must be one of \['gelu', 'relu', 'sigmoid', 'tanh'\]; "
+                                         "received 'softplus'"):
+        MLP([2, 2], activation="softplus", rng=np.random.default_rng(0))

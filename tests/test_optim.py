@@ -136,11 +136,11 @@ def test_adamw_defaults_and_bad_arguments():
                                           r"weight_decay=2"):
         AdamW([theta], 0.5, weight_decay=2.0)
     opt = AdamW([theta], 0.5, weight_decay=1.0)
-    opt.lr = 1.0  # a schedule raised the rate: the next step would zero the weights
-    theta.grad = np.ones(2)
     with pytest.raises(ValueError, match=r"lr \* weight_decay must be below 1"):
-        opt.step()
-    assert opt.t == 0  # refused before any state changed
+        opt.lr = 1.0  # a schedule raised the rate: the next step would zero the weights; refused when it is set
+    with pytest.raises(ValueError, match=r"lr \* weight_decay must be below 1"):
+        opt.weight_decay = 2.0  # and so is a decay raised later
+    assert (opt.lr, opt.weight_decay, opt.t) == (0.5, 1.0, 0)  # refused before any state changed
 
 
 def test_sgd_and_adam_are_unchanged_by_the_decoupled_decay():

@@ -15,24 +15,19 @@ Two forms compute it:
 * :func:`conv2d_loop` follows the sum above directly, one output position and one kernel at a time.
 
 Both are built from Tensor operations, so the engine differentiates them with no extra code; the
-loop is the reference that the tests and ``bench/bench_conv.py`` compare the matrix form with.
+loop is the reference that the tests and ``bench/bench_conv.py`` compare the matrix form with. Each function declares
+its arguments (``@checked``, with the image checks of ``nn._checks``); called from the package's own code, as
+``conv2d`` calls ``im2col`` and ``im2col`` calls ``pad2d``, they are not checked again.
 :func:`pad2d` pads by concatenating zeros, :func:`max_pool2d` and :func:`avg_pool2d` reduce windows,
 and :func:`conv_output_size` and :func:`receptive_field` do the arithmetic of sizes.
 """
 
 import numpy as np
 
-from .._validation import (
-    _describe,
-    as_finite_array,
-    check_callable,
-    check_flag,
-    check_nonnegative_int,
-    check_positive_int,
-    check_rng,
-)
-from ..engine.autograd import Tensor, _tensor_argument
+from .._contract import checked
+from ..engine.autograd import Tensor
 from ..engine.functional import concatenate, stack
+from . import _checks
 from .module import Module
 
 __all__ = ["conv2d", "conv2d_loop", "im2col", "pad2d", "conv_output_size", "max_pool2d", "avg_pool2d",
@@ -41,6 +36,7 @@ __all__ = ["conv2d", "conv2d_loop", "im2col", "pad2d", "conv_output_size", "max_
 
 # --- sizes ---------------------------------------------------------------------------------------------------------
 
+@checked(size="count", kernel_size="count", stride="count", padding="count0", also=_checks.kernel_fits_padded)
 def conv_output_size(size, kernel_size, *, stride=1, padding=0):
     """Number of positions of a window along one axis, eq. (5.2): ⌊(size + 2·padding − kernel_size) / stride⌋ + 1.
 
@@ -52,7 +48,7 @@ def conv_output_size(size, kernel_size, *, stride=1, padding=0):
     size : int >= 1
         Length of the axis (H or W) before padding.
     kernel_size : int >= 1
-        Length of the window along that axis (kh or kw).
+        Length of the window along that axis (kh or kw), at most size + 2·padding.
     stride : int >= 1, default 1
     padding : int >= 0, default 0
         Zeros added at each end of the axis.
@@ -62,18 +58,10 @@ def conv_output_size(size, kernel_size, *, stride=1, padding=0):
     int
         The output length, H_out or W_out.
     """
-    size = check_positive_int(size, "size")
-    kernel_size = check_positive_int(kernel_size, "kernel_size")
-    stride = check_positive_int(stride, "stride")
-    padding = check_nonnegative_int(padding, "padding")
-    padded = size + 2 * padding
-    if kernel_size > padded:
-        raise ValueError(f"kernel_size={kernel_size} is larger than the padded input: size + 2·padding = {size} + "
-                         f"2·{padding} = {padded}; expected kernel_size <= {padded}. Use a smaller kernel or pad "
-                         f"more (padding >= {-(-(kernel_size - size) // 2)}).")
-    return (padded - kernel_size) // stride + 1
+    return (size + 2 * padding - kernel_size) // stride + 1  # the last start that fits, counted in strides
 
 
+@checked(layers=_checks.kernel_stride_pairs)
 def receptive_field(layers):
     """Receptive field and jump after each layer of a stack of convolutions and poolings, eq. (5.4).
 
@@ -101,87 +89,16 @@ def receptive_field(layers):
     j : ndarray of int of shape (L,)
         Jump after each layer, in input pixels.
     """
-    layers = as_finite_array(layers, "layers", ndim=2, allow_empty=False)
-    if layers.shape[1] != 2:
-        raise ValueError(f"layers must hold one (kernel_size, stride) pair per layer, shape (L, 2); received shape "
-                         f"{layers.shape}. For one layer write [(3, 1)].")
-    bad = np.flatnonzero(np.any((layers < 1) | (layers != np.round(layers)), axis=1))
-    if bad.size:
-        raise ValueError(f"layers[{bad[0]}] = {tuple(layers[bad[0]].tolist())} is not a (kernel_size, stride) pair "
-                         "of integers >= 1; expected e.g. (3, 1) for a 3x3 convolution or (2, 2) for 2x2 pooling.")
-    r, j = np.empty(len(layers), dtype=np.int64), np.empty(len(layers), dtype=np.int64)
-    r_prev, j_prev = 1, 1  # one input pixel, neighbours one pixel apart
-    for layer, (k, s) in enumerate(layers.astype(np.int64)):
-        r[layer] = r_prev + (k - 1) * j_prev  # k outputs of layer l − 1, j_{l−1} pixels apart
-        j[layer] = j_prev * s
-        r_prev, j_prev = r[layer], j[layer]
+    k, s = layers[:, 0], layers[:, 1]  # (L,) kernel sizes and strides
+    j = np.cumprod(s)  # (L,) j_l = j_{l−1} · s_l, from j₀ = 1
+    j_before = np.concatenate([[1], j[:-1]])  # (L,) j_{l−1}
+    r = 1 + np.cumsum((k - 1) * j_before)  # (L,) r_l = r_{l−1} + (k_l − 1) · j_{l−1}, from r₀ = 1
     return r, j
-
-
-# --- checks shared by the functions on images ------------------------------------------------------------------
-
-def _check_images(x, name="x"):
-    """``x`` as a Tensor of shape (N, C, H, W), refused by name otherwise."""
-    x = _tensor_argument(x, name, allow_empty=False)
-    if x.ndim != 4:
-        raise ValueError(f"{name} must be a batch of images of shape (N, C, H, W); received shape {x.shape}. "
-                         f"For a single image use {name}[None], for a single channel {name}[:, None].")
-    return x
-
-
-def _kernel_size(kernel_size):
-    """(kh, kw) from an int or a pair of ints >= 1."""
-    if isinstance(kernel_size, (tuple, list)):
-        if len(kernel_size) != 2:
-            raise ValueError(f"kernel_size must be an integer or a pair (kh, kw); received {kernel_size!r}.")
-        return tuple(check_positive_int(k, f"kernel_size[{i}]") for i, k in enumerate(kernel_size))
-    k = check_positive_int(kernel_size, "kernel_size")
-    return k, k
-
-
-def _check_fits(x, kh, kw, padding, what):
-    """The (kh, kw) window fits the padded images of ``x``; ``what`` names the window ("kernel 3x3")."""
-    H, W = x.shape[2] + 2 * padding, x.shape[3] + 2 * padding
-    if kh > H or kw > W:
-        raise ValueError(f"{what} is larger than the image of x: {x.shape[2]}x{x.shape[3]}, with padding={padding} "
-                         f"on each side {H}x{W}; expected a window that fits. Use a smaller window or more padding.")
-
-
-def _check_conv2d(x, kernel, bias, stride, padding):
-    """The arguments of :func:`conv2d` as Tensors (and ints), refused by name when their shapes do not fit."""
-    x = _check_images(x)
-    kernel = _tensor_argument(kernel, "kernel", allow_empty=False)
-    bias = None if bias is None else _tensor_argument(bias, "bias")
-    stride = check_positive_int(stride, "stride")
-    padding = check_nonnegative_int(padding, "padding")
-    if kernel.ndim != 4:
-        raise ValueError(f"kernel must have shape (F, C, kh, kw), F kernels over the C channels of x; received "
-                         f"shape {kernel.shape}.")
-    if kernel.shape[1] != x.shape[1]:
-        raise ValueError(
-            f"kernel has {kernel.shape[1]} channel(s) but x has {x.shape[1]}: expected x of shape (N, C, H, W) and "
-            f"kernel of shape (F, C, kh, kw) with the same C; received x {x.shape} and kernel {kernel.shape}."
-        )
-    F, _, kh, kw = kernel.shape
-    _check_fits(x, kh, kw, padding, f"kernel {kh}x{kw}")
-    if bias is not None and tuple(bias.shape) != (F,):
-        raise ValueError(f"bias must have shape ({F},), one value per kernel; received shape {tuple(bias.shape)}.")
-    return x, kernel, bias, stride, padding
 
 
 # --- padding and patches -------------------------------------------------------------------------------------------
 
-def _pad(x, p):
-    """``x`` of shape (N, C, H, W) with p zeros on each side of H and W, by concatenation (differentiable)."""
-    if p == 0:
-        return x  # nothing to add: the same Tensor, so conv2d's defaults compute exactly what they always did
-    N, C, H, W = x.shape
-    rows = Tensor(np.zeros((N, C, p, W)))
-    x = concatenate([rows, x, rows], axis=2)  # (N, C, H + 2p, W)
-    cols = Tensor(np.zeros((N, C, H + 2 * p, p)))
-    return concatenate([cols, x, cols], axis=3)  # (N, C, H + 2p, W + 2p)
-
-
+@checked(x=_checks.images, padding="count0")
 def pad2d(x, padding):
     """Add ``padding`` rows and columns of zeros on every side of each image; the gradient flows back to x.
 
@@ -195,7 +112,14 @@ def pad2d(x, padding):
     Tensor of shape (N, C, H + 2·padding, W + 2·padding)
         x itself when padding is 0.
     """
-    return _pad(_check_images(x), check_nonnegative_int(padding, "padding"))
+    if padding == 0:
+        return x  # nothing to add: the same Tensor, so conv2d's defaults compute exactly what they always did
+    N, C, H, W = x.shape
+    p = padding
+    rows = Tensor(np.zeros((N, C, p, W)))
+    x = concatenate([rows, x, rows], axis=2)  # (N, C, H + 2p, W): by concatenation, so it is differentiable
+    cols = Tensor(np.zeros((N, C, H + 2 * p, p)))
+    return concatenate([cols, x, cols], axis=3)  # (N, C, H + 2p, W + 2p)
 
 
 def _patch_index(H, W, kh, kw, stride):
@@ -206,17 +130,8 @@ def _patch_index(H, W, kh, kw, stride):
     return np.broadcast_to(rows, (H_out, W_out, kh, kw)), np.broadcast_to(cols, (H_out, W_out, kh, kw))
 
 
-def _im2col(x, kh, kw, stride, padding):
-    """:func:`im2col` on checked arguments."""
-    x = _pad(x, padding)  # (N, C, H + 2p, W + 2p)
-    N, C, H, W = x.shape
-    rows, cols = _patch_index(H, W, kh, kw, stride)
-    patches = x[:, :, rows, cols]  # (N, C, H_out, W_out, kh, kw): every window, gathered at once
-    patches = patches.transpose(0, 2, 3, 1, 4, 5)  # (N, H_out, W_out, C, kh, kw)
-    H_out, W_out = rows.shape[:2]
-    return patches.reshape(N, H_out, W_out, C * kh * kw)  # one row per window
-
-
+@checked(x=_checks.images, kernel_size=_checks.kernel_size, stride="count", padding="count0",
+         also=_checks.window_fits)
 def im2col(x, kernel_size, *, stride=1, padding=0):
     """Every (kh, kw) window of the padded images, unrolled into a row of C·kh·kw values ("image to columns").
 
@@ -241,16 +156,19 @@ def im2col(x, kernel_size, *, stride=1, padding=0):
     Tensor of shape (N, H_out, W_out, C·kh·kw)
         H_out = conv_output_size(H, kh, stride=stride, padding=padding), likewise W_out.
     """
-    x = _check_images(x)
-    kh, kw = _kernel_size(kernel_size)
-    stride = check_positive_int(stride, "stride")
-    padding = check_nonnegative_int(padding, "padding")
-    _check_fits(x, kh, kw, padding, f"the window kernel_size=({kh}, {kw})")
-    return _im2col(x, kh, kw, stride, padding)
+    kh, kw = kernel_size
+    x = pad2d(x, padding)  # (N, C, H + 2p, W + 2p)
+    N, C, H, W = x.shape
+    rows, cols = _patch_index(H, W, kh, kw, stride)  # (H_out, W_out, kh, kw) each: i·s + u and j·s + v
+    patches = x[:, :, rows, cols]  # (N, C, H_out, W_out, kh, kw): every window, gathered at once
+    H_out, W_out = rows.shape[:2]
+    return patches.transpose(0, 2, 3, 1, 4, 5).reshape(N, H_out, W_out, C * kh * kw)  # one row per window
 
 
 # --- convolution ---------------------------------------------------------------------------------------------------
 
+@checked(x=_checks.images, kernel="tensor (F, C, kh, kw)", bias="tensor (F,)?", stride="count", padding="count0",
+         also=_checks.kernel_fits)
 def conv2d(x, kernel, bias=None, *, stride=1, padding=0):
     """Cross-correlation of a batch of images with F kernels, eq. (5.1), as im2col and one matrix product.
 
@@ -258,6 +176,7 @@ def conv2d(x, kernel, bias=None, *, stride=1, padding=0):
     ----------
     x : Tensor of shape (N, C, H, W)
     kernel : Tensor of shape (F, C, kh, kw)
+        The window must fit the padded images: kh <= H + 2·padding, kw <= W + 2·padding.
     bias : Tensor of shape (F,), optional
     stride : int, default 1
     padding : int, default 0
@@ -268,15 +187,16 @@ def conv2d(x, kernel, bias=None, *, stride=1, padding=0):
     -------
     out : Tensor of shape (N, F, H_out, W_out), H_out = (H + 2·padding − kh) // stride + 1 (likewise W_out)
     """
-    x, kernel, bias, stride, padding = _check_conv2d(x, kernel, bias, stride, padding)
     F, C, kh, kw = kernel.shape
-    flat = _im2col(x, kh, kw, stride, padding)  # (N, H_out, W_out, C·kh·kw): one row per window
-    out = flat @ kernel.reshape(F, C * kh * kw).T  # (N, H_out, W_out, F)
+    windows = im2col(x, (kh, kw), stride=stride, padding=padding)  # (N, H_out, W_out, C·kh·kw): one row per window
+    out = windows @ kernel.reshape(F, C * kh * kw).T  # (N, H_out, W_out, F): every window times every kernel
     if bias is not None:
-        out = out + bias
+        out = out + bias  # b_f at every position
     return out.transpose(0, 3, 1, 2)  # (N, F, H_out, W_out)
 
 
+@checked(x=_checks.images, kernel="tensor (F, C, kh, kw)", bias="tensor (F,)?", stride="count", padding="count0",
+         also=_checks.kernel_fits)
 def conv2d_loop(x, kernel, bias=None, *, stride=1, padding=0):
     """:func:`conv2d` as the direct loop over output positions (i, j) and kernels f: the reference form.
 
@@ -297,8 +217,7 @@ def conv2d_loop(x, kernel, bias=None, *, stride=1, padding=0):
     -------
     out : Tensor of shape (N, F, H_out, W_out)
     """
-    x, kernel, bias, stride, padding = _check_conv2d(x, kernel, bias, stride, padding)
-    x = _pad(x, padding)  # (N, C, H + 2p, W + 2p)
+    x = pad2d(x, padding)  # (N, C, H + 2p, W + 2p)
     F, _, kh, kw = kernel.shape
     H_out, W_out = (x.shape[2] - kh) // stride + 1, (x.shape[3] - kw) // stride + 1
     rows = []
@@ -317,38 +236,21 @@ def conv2d_loop(x, kernel, bias=None, *, stride=1, padding=0):
 
 # --- pooling -------------------------------------------------------------------------------------------------------
 
-def _check_pool(x, size, stride):
-    """The arguments of a pooling function, refused by name unless the windows cover every pixel of the images."""
-    x = _check_images(x)
-    size = check_positive_int(size, "size")
-    stride = size if stride is None else check_positive_int(stride, "stride")
-    H, W = x.shape[2:]
-    if size > H or size > W:
-        raise ValueError(f"the window size={size} is larger than the image {H}x{W} of x; expected size <= "
-                         f"{min(H, W)}. Choose a smaller size.")
-    if stride > size:
-        raise ValueError(f"stride={stride} is larger than the window size={size}: windows that far apart never read "
-                         f"the {stride - size} row(s) and column(s) between them. Expected stride <= size.")
-    if stride == size and (H % size or W % size):
-        raise ValueError(f"x has height {H} and width {W}; expected both to be multiples of "
-                         f"{size} (the window's side, size={size}). Crop x or choose another size.")
-    if (H - size) % stride or (W - size) % stride:
-        raise ValueError(f"x has height {H} and width {W}, but windows of size={size} moved by stride={stride} do "
-                         f"not end at the last row and column: expected H − size and W − size to be multiples of "
-                         f"stride (received {H - size} and {W - size}). Crop or pad x, or choose another size or "
-                         "stride.")
-    return x, size, stride
-
-
 def _pool_windows(x, size, stride):
-    """The pooling windows of x, shape (N, C, H_out, W_out, size, size)."""
-    if stride == size:  # windows side by side: a reshape splits each axis into (block, offset)
+    """The pooling windows of x, shape (N, C, H_out, W_out, size, size); ``stride`` None means ``size``.
+
+    Windows side by side (stride = size) take the fast path: a reshape splits each axis into (block, offset), with
+    no gather. ``tests/test_conv.py`` checks that it gives the windows the gather gives.
+    """
+    stride = size if stride is None else stride
+    if stride == size:  # the fast path
         N, C, H, W = x.shape
         return x.reshape(N, C, H // size, size, W // size, size).transpose(0, 1, 2, 4, 3, 5)
     rows, cols = _patch_index(x.shape[2], x.shape[3], size, size, stride)
     return x[:, :, rows, cols]  # (N, C, H_out, W_out, size, size): overlapping or spaced windows, gathered
 
 
+@checked(x=_checks.images, size="count", stride="count?", also=_checks.pool_windows_fit)
 def max_pool2d(x, size=2, *, stride=None):
     """Largest value in each ``size`` x ``size`` window, the windows ``stride`` pixels apart, eq. (5.3).
 
@@ -366,10 +268,10 @@ def max_pool2d(x, size=2, *, stride=None):
     out : Tensor of shape (N, C, H_out, W_out), H_out = (H − size) // stride + 1 (likewise W_out)
         The gradient flows to the maximum of each window (split evenly between tied maxima).
     """
-    x, size, stride = _check_pool(x, size, stride)
     return _pool_windows(x, size, stride).max(axis=(4, 5))  # (N, C, H_out, W_out)
 
 
+@checked(x=_checks.images, size="count", stride="count?", also=_checks.pool_windows_fit)
 def avg_pool2d(x, size=2, *, stride=None):
     """Mean of each ``size`` x ``size`` window, the windows ``stride`` pixels apart.
 
@@ -387,7 +289,6 @@ def avg_pool2d(x, size=2, *, stride=None):
     out : Tensor of shape (N, C, H_out, W_out), H_out = (H − size) // stride + 1 (likewise W_out)
         Each pixel of a window receives 1 / size² of the window's gradient.
     """
-    x, size, stride = _check_pool(x, size, stride)
     return _pool_windows(x, size, stride).mean(axis=(4, 5))  # (N, C, H_out, W_out)
 
 
@@ -423,26 +324,22 @@ class Conv2d(Module):
     init : {"he", "xavier"}, default "he"
     """
 
+    @checked(in_channels="count", out_channels="count", kernel_size=_checks.kernel_size, stride="count",
+             padding="count0", bias="flag", rng="rng", init="{he, xavier}")
     def __init__(self, in_channels, out_channels, kernel_size, *, stride=1, padding=0, bias=True, rng, init="he"):
-        C = check_positive_int(in_channels, "in_channels")
-        F = check_positive_int(out_channels, "out_channels")
-        kh, kw = _kernel_size(kernel_size)
-        self.stride = check_positive_int(stride, "stride")
-        self.padding = check_nonnegative_int(padding, "padding")
-        bias = check_flag(bias, "bias")
-        rng = check_rng(rng)
+        C, F, (kh, kw) = in_channels, out_channels, kernel_size
+        self.stride, self.padding = stride, padding
         fan_in, fan_out = C * kh * kw, F * kh * kw
         if init == "he":
             K = rng.normal(0.0, np.sqrt(2.0 / fan_in), size=(F, C, kh, kw))
-        elif init == "xavier":
+        else:  # "xavier"
             limit = np.sqrt(6.0 / (fan_in + fan_out))
             K = rng.uniform(-limit, limit, size=(F, C, kh, kw))
-        else:
-            raise ValueError(f"init must be 'he' or 'xavier'; received {init!r}.")
         self.weight = Tensor(K, requires_grad=True)  # (F, C, kh, kw)
         self.bias = Tensor(np.zeros(F), requires_grad=True) if bias else None  # (F,)
         self.in_channels, self.out_channels, self.kernel_size = C, F, (kh, kw)
 
+    @checked(x=_checks.images, also=_checks.fits_conv_layer)
     def forward(self, x):
         """The F feature maps of a batch of images.
 
@@ -454,16 +351,6 @@ class Conv2d(Module):
         -------
         Tensor of shape (N, out_channels, H_out, W_out)
         """
-        x = _tensor_argument(x, "x", allow_empty=False)
-        if x.ndim != 4:
-            raise ValueError(f"x must be a batch of images of shape (N, C, H, W); received shape {x.shape}. "
-                             "For a single image use x[None], for a single channel x[:, None].")
-        if x.shape[1] != self.in_channels:
-            raise ValueError(
-                f"x has {x.shape[1]} channel(s) (shape {x.shape}, read as (N, C, H, W)) but the layer has "
-                f"in_channels={self.in_channels}; pass images with {self.in_channels} channel(s), or build the layer "
-                f"with in_channels={x.shape[1]}."
-            )
         return conv2d(x, self.weight, self.bias, stride=self.stride, padding=self.padding)  # (N, F, H_out, W_out)
 
 
@@ -489,19 +376,12 @@ class ResidualBlock(Module):
         ``train()`` and ``eval()`` reach it.
     """
 
+    @checked(branch=_checks.branch)
     def __init__(self, branch):
-        self.branch = check_callable(branch, "branch", what="a Module or a function of a Tensor (the F of x + F(x))")
+        self.branch = branch
 
+    @_checks.checked_passing_through(x="tensor")  # the branch's layers are checked as the caller's own calls
     def forward(self, x):
-        """x + F(x) for ``x`` (a Tensor or an array of the shape the branch takes): a Tensor of the shape of x."""
-        x = _tensor_argument(x, "x", allow_empty=False)
-        fx = self.branch(x)  # F(x), the shape of x
-        if not isinstance(fx, Tensor):
-            raise TypeError(f"branch must return a Tensor; it returned {_describe(fx)} for x of shape {x.shape}.")
-        if fx.shape != x.shape:
-            raise ValueError(
-                f"branch maps x of shape {x.shape} to shape {fx.shape}, but x + F(x) needs them equal; make the "
-                "branch keep the shape of x (its last layer with as many features or channels as x, convolutions "
-                "with stride 1 and padding (k - 1) // 2), or project x to the new shape before adding."
-            )
-        return x + fx
+        """x + F(x), eq. (5.7), for ``x`` (a Tensor or an array of the shape the branch takes): the shape of x."""
+        fx = _checks.branch_output(self.branch(x), x)  # F(x), refused unless a Tensor of the shape of x
+        return x + fx  # the identity path: ∂y/∂x = I + ∂F/∂x

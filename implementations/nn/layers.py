@@ -1,27 +1,17 @@
-"""Layers built on the autograd engine: a Module base class, Linear, Embedding, LayerNorm, MLP, Sequential,
-and the layers of deep and convolutional networks: Dropout, Conv2d, ResidualBlock.
+"""Chapter 4's layers, built on the autograd engine: ``Linear``, ``Embedding``, ``MLP`` and ``Dropout``.
 
 Conventions: a batch of inputs has shape (N, in_features) (or (..., in_features)); ``Linear`` computes
 y = x @ W + b with W of shape (in_features, out_features), so a row vector of features goes in and a
-row comes out, as in the design matrix of chapter 1. Images are batches of shape (N, C, H, W). All randomness
-comes from an explicit ``rng``. Batch normalization, which keeps running averages, is in
-:mod:`implementations.nn.normalization`.
+row comes out, as in the design matrix of chapter 1. All randomness comes from an explicit ``rng``. Each layer
+declares its arguments (``@checked``); the layers a model runs inside its own ``forward`` are not checked again.
 """
-
-import numbers
 
 import numpy as np
 
-from .._validation import (
-    _describe,
-    check_flag,
-    check_ids,
-    check_last_dim,
-    check_positive_int,
-    check_rng,
-)
+from .._contract import checked
 from ..engine import functional
-from ..engine.autograd import Tensor, _tensor_argument
+from ..engine.autograd import Tensor
+from . import _checks
 from .module import Module
 
 __all__ = ["Linear", "Embedding", "MLP", "Dropout", "ACTIVATIONS"]
@@ -33,6 +23,7 @@ ACTIVATIONS = {
     "sigmoid": Tensor.sigmoid,
     "gelu": Tensor.gelu,
 }
+_check_activation = _checks.activation  # the name chapter 8's modules import
 
 
 class Linear(Module):
@@ -55,22 +46,19 @@ class Linear(Module):
     init : {"xavier", "he"}, default "xavier"
     """
 
+    @checked(in_features="count", out_features="count", bias="flag", rng="rng", init="{xavier, he}")
     def __init__(self, in_features, out_features, *, bias=True, rng, init="xavier"):
-        fan_in = check_positive_int(in_features, "in_features")
-        fan_out = check_positive_int(out_features, "out_features")
-        bias = check_flag(bias, "bias")
-        rng = check_rng(rng)
+        fan_in, fan_out = in_features, out_features
         if init == "xavier":
             limit = np.sqrt(6.0 / (fan_in + fan_out))
             W = rng.uniform(-limit, limit, size=(fan_in, fan_out))
-        elif init == "he":
+        else:  # "he"
             W = rng.normal(0.0, np.sqrt(2.0 / fan_in), size=(fan_in, fan_out))
-        else:
-            raise ValueError(f"init must be 'xavier' or 'he'; received {init!r}.")
         self.W = Tensor(W, requires_grad=True)  # (in, out)
         self.b = Tensor(np.zeros(fan_out), requires_grad=True) if bias else None  # (out,)
         self.in_features, self.out_features = fan_in, fan_out
 
+    @checked(x="tensor (..., self.in_features)")
     def forward(self, x):
         """y = x W + b.
 
@@ -82,12 +70,6 @@ class Linear(Module):
         -------
         Tensor of shape (..., out_features)
         """
-        x = _tensor_argument(x, "x", allow_empty=False)
-        check_last_dim(x, "x", self.in_features, "the layer's in_features")
-        return self._forward(x)
-
-    def _forward(self, x):
-        """forward without the checks, for a caller that has made x a Tensor of the right width."""
         y = x @ self.W  # (..., out)
         return y + self.b if self.b is not None else y
 
@@ -95,11 +77,12 @@ class Linear(Module):
 class Embedding(Module):
     """A lookup table: row i of ``W`` (num_embeddings, embedding_dim) is the vector of token i; W ~ N(0, 1)."""
 
+    @checked(num_embeddings="count", embedding_dim="count", rng="rng")
     def __init__(self, num_embeddings, embedding_dim, *, rng):
-        self.num_embeddings = check_positive_int(num_embeddings, "num_embeddings")
-        dim = check_positive_int(embedding_dim, "embedding_dim")
-        self.W = Tensor(check_rng(rng).normal(size=(self.num_embeddings, dim)), requires_grad=True)
+        self.num_embeddings = num_embeddings
+        self.W = Tensor(rng.normal(size=(num_embeddings, embedding_dim)), requires_grad=True)  # (V, dim)
 
+    @checked(indices="ids < self.num_embeddings")
     def forward(self, indices):
         """Rows of ``W`` for ``indices``.
 
@@ -111,28 +94,7 @@ class Embedding(Module):
         -------
         Tensor of shape (..., embedding_dim)
         """
-        idx = indices.data if isinstance(indices, Tensor) else indices
-        if isinstance(idx, np.ndarray) and idx.dtype.kind in "iu":  # integers: only the range to check
-            if idx.size == 0:
-                raise ValueError(f"indices is empty (shape {idx.shape}); expected at least one token id.")
-            low, high = idx.min(), idx.max()
-            if low < 0 or high >= self.num_embeddings:
-                raise ValueError(
-                    f"indices must be integers in 0..{self.num_embeddings - 1}; received values from {low} to "
-                    f"{high}. The table has num_embeddings={self.num_embeddings} rows: map the tokens to 0.."
-                    f"{self.num_embeddings - 1}, or make the table larger."
-                )
-            idx = idx.astype(np.int64)
-        else:
-            idx = check_ids(idx, "indices", vocab_size=self.num_embeddings)
-        return self.W[idx]  # (..., dim): gradient rows scatter-add back into W
-
-
-def _check_activation(activation):
-    """The name of one of ``ACTIVATIONS``, or a ValueError that lists them."""
-    if not isinstance(activation, str) or activation not in ACTIVATIONS:
-        raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}; received {activation!r}.")
-    return activation
+        return self.W[indices]  # (..., dim): gradient rows scatter-add back into W
 
 
 class MLP(Module):
@@ -141,30 +103,33 @@ class MLP(Module):
     ``sizes = [d_0, d_1, …, d_M]`` gives M layers; layer l maps d_{l−1} features to d_l. The last
     layer has no activation (it returns logits or regression outputs). Weights are initialized with
     He's rule for ReLU and GELU and Xavier's for tanh and sigmoid.
+
+    The fast path is :meth:`stack`: S networks of the same sizes as one MLP whose weights have a leading axis of S,
+    evaluated by the same :meth:`forward` in one pass (``tests/test_nn.py`` checks that each slice computes and learns
+    as its network alone).
     """
 
+    @checked(sizes=_checks.layer_sizes, activation=_checks.activation, rng="rng")
     def __init__(self, sizes, *, activation="relu", rng):
-        if isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__iter__"):
-            raise TypeError(f"sizes must be a list of layer widths [d_0, …, d_M]; received {_describe(sizes)}.")
-        sizes = [check_positive_int(s, f"sizes[{k}]") for k, s in enumerate(sizes)]
-        if len(sizes) < 2:
-            raise ValueError(f"sizes needs at least an input and an output size; received {sizes}.")
-        activation = _check_activation(activation)
-        rng = check_rng(rng)
         init = "he" if activation in ("relu", "gelu") else "xavier"
         self.activation = activation
         self.layers = [Linear(a, b, rng=rng, init=init) for a, b in zip(sizes[:-1], sizes[1:], strict=True)]
 
+    @property
+    def in_features(self):
+        """d_0, the number of features of an input."""
+        return self.layers[0].in_features
+
+    @checked(x="tensor (..., self.in_features)")
     def forward(self, x):
-        """The network's output for ``x`` of shape (..., d_0): a Tensor of shape (..., d_M)."""
-        x = _tensor_argument(x, "x", allow_empty=False)
-        check_last_dim(x, "x", self.layers[0].in_features, "the network's input size sizes[0]")
-        act = ACTIVATIONS[self.activation]
+        """The network's output f_M(… f_1(x)), eq. (4.1), for ``x`` of shape (..., d_0): a Tensor of shape (…, d_M)."""
+        a = ACTIVATIONS[self.activation]
         for layer in self.layers[:-1]:
-            x = act(layer._forward(x))
-        return self.layers[-1]._forward(x)
+            x = a(layer(x))  # H_l = a(H_{l−1} W_l + b_l): (..., d_l)
+        return self.layers[-1](x)  # Z = H_{M−1} W_M + b_M, no activation: (..., d_M)
 
     @classmethod
+    @checked(networks=_checks.networks, also=_checks.stackable)
     def stack(cls, networks):
         """S networks of the same sizes as one MLP that evaluates all of them in a single pass.
 
@@ -183,24 +148,6 @@ class MLP(Module):
         -------
         MLP
         """
-        if isinstance(networks, (str, bytes, MLP)) or not hasattr(networks, "__iter__"):
-            raise TypeError(f"networks must be a non-empty list of MLP objects; received {_describe(networks)}.")
-        networks = list(networks)
-        if not networks:
-            raise TypeError("networks must be a non-empty list of MLP objects; received an empty one.")
-        for k, net in enumerate(networks):
-            if not isinstance(net, MLP):
-                raise TypeError(f"networks must be a non-empty list of MLP objects; networks[{k}] is "
-                                f"{_describe(net)}.")
-        sizes = [[(layer.in_features, layer.out_features, layer.b is not None) for layer in net.layers]
-                 for net in networks]
-        for k, net in enumerate(networks):
-            if sizes[k] != sizes[0] or net.activation != networks[0].activation:
-                raise ValueError(
-                    f"networks[{k}] has layers (in, out, bias) {sizes[k]} and activation {net.activation!r}, but "
-                    f"networks[0] has {sizes[0]} and {networks[0].activation!r}: the networks must have the same layer "
-                    "sizes, biases and activation to be stacked."
-                )
         stacked = cls.__new__(cls)
         stacked.activation = networks[0].activation
         stacked.layers = []
@@ -231,13 +178,11 @@ class Dropout(Module):
         Source of the masks, kept by the layer.
     """
 
+    @checked(p=_checks.drop_probability, rng="rng")
     def __init__(self, p, *, rng):
-        if isinstance(p, (bool, np.bool_)) or not isinstance(p, numbers.Real) or not 0.0 <= p < 1.0:
-            raise ValueError(f"p must be a probability in [0, 1), the rate of zeroed entries; received {p!r}. "
-                             "p = 1 would zero everything; p = 0 turns dropout off.")
-        self.p = float(p)
-        self.rng = check_rng(rng)
+        self.p, self.rng = p, rng
 
+    @checked(x="tensor")
     def forward(self, x):
         """Dropout of ``x`` (a Tensor or array of any shape) in training mode, ``x`` itself in evaluation mode.
 
@@ -246,5 +191,3 @@ class Dropout(Module):
         Tensor of the shape of x
         """
         return functional.dropout(x, self.p, rng=self.rng, training=self.training)
-
-

@@ -6,9 +6,9 @@ Chapter 4 of the book. A :class:`Module` is a function with parameters; :class:`
 
 import numpy as np
 
-from .._contract import passes_through
-from .._validation import _describe, as_array, check_finite_values, check_flag
-from ..engine.autograd import Tensor, _tensor_argument
+from .._contract import checked, passes_through
+from ..engine.autograd import Tensor
+from . import _checks
 
 __all__ = ["Module", "Sequential", "parameter_count"]
 
@@ -17,11 +17,13 @@ class Module:
     """Base class: finds the parameters among the attributes, in the order they were assigned.
 
     A module may also hold *buffers*: arrays it learns without a gradient (the running averages of batch
-    normalization). A subclass names them in ``_buffers``; :meth:`state_dict` saves them with the parameters.
+    normalization). A subclass names them in ``_buffers``; :meth:`state_dict` saves them with the parameters, and
+    :meth:`load_state_dict` checks each by the check of ``_checks`` that ``_buffer_checks`` names for it.
     """
 
     training = True
     _buffers = ()  # names of the attributes that hold buffers (NumPy arrays), in a stable order
+    _buffer_checks = {}  # buffer name -> its check when a state is loaded (a variance must not be negative)
 
     @passes_through  # a checked forward called here is checked as a call by the caller of the module
     def __call__(self, *args, **kwargs):
@@ -49,6 +51,7 @@ class Module:
                     "store them in a list or as separate attributes."
                 )
 
+    @checked(prefix=_checks.prefix)
     def named_parameters(self, prefix="", _seen=None):
         """An iterator of (dotted name, Tensor) for every parameter, sub-modules included, in a stable order.
 
@@ -60,8 +63,6 @@ class Module:
         prefix : str, default ""
             Put in front of every name (e.g. "encoder.").
         """
-        if not isinstance(prefix, str):
-            raise TypeError(f"prefix must be a string put in front of every name; received {_describe(prefix)}.")
         return self._named_parameters(prefix, set() if _seen is None else _seen)
 
     def _named_parameters(self, prefix, seen):
@@ -81,9 +82,9 @@ class Module:
         for p in self.parameters():
             p.grad = None
 
+    @checked(mode="flag")
     def train(self, mode=True):
         """Switch this module and its sub-modules to training mode (dropout on), or with ``mode=False`` off."""
-        mode = check_flag(mode, "mode")
         self.training = mode
         for _, value in self._children():
             if isinstance(value, Module):
@@ -106,16 +107,13 @@ class Module:
             if isinstance(value, Module):
                 yield from value._buffer_slots(f"{prefix}{name}.", seen)
 
-    def _check_buffer(self, attr, value, key):
-        """A value about to be loaded into buffer ``attr`` (shape and finiteness already checked), or an error."""
-        return value
-
     def state_dict(self):
         """A copy of every parameter's values, and of every buffer (running averages), keyed by its dotted name."""
         state = {name: p.data.copy() for name, p in self.named_parameters()}
         state.update((name, np.array(getattr(module, attr))) for name, module, attr in self._buffer_slots())
         return state
 
+    @checked(state=_checks.state_dict, also=_checks.state_fits)
     def load_state_dict(self, state):
         """Copy values saved by :meth:`state_dict` into the parameters and the buffers (running averages).
 
@@ -126,43 +124,18 @@ class Module:
             (a module may check its buffers further: batch normalization refuses a negative variance). Every entry
             is checked before any is loaded, so a refused state leaves the module unchanged.
         """
-        if not isinstance(state, dict):
-            raise TypeError(f"state must be a dict of parameter or buffer name -> array, as returned by state_dict(); "
-                            f"received {_describe(state)}.")
-        own = dict(self.named_parameters())
-        buffers = {name: (module, attr) for name, module, attr in self._buffer_slots()}
-        expected = set(own) | set(buffers)
-        missing, unexpected = sorted(expected - set(state)), sorted(set(state) - expected, key=str)
-        if missing or unexpected:
-            raise ValueError(f"state does not match the module: missing {missing}, unexpected {unexpected}. Load a "
-                             "state_dict() saved from a module of the same architecture.")
-        values = {}
-        for name in [*own, *buffers]:
-            key = f"state[{name!r}]"
-            value = as_array(state[name], key)
-            kind, shape = ("parameter", own[name].shape) if name in own else ("buffer", getattr(*buffers[name]).shape)
-            if value.shape != shape:
-                raise ValueError(f"{key} has shape {value.shape}; expected the {kind}'s shape {shape}. Load a "
-                                 "state_dict() saved from a module of the same sizes.")
-            values[name] = check_finite_values(value, key)  # a Tensor holds no NaN; a weight of inf is no weight
-            if name in buffers:
-                module, attr = buffers[name]
-                values[name] = module._check_buffer(attr, values[name], key)
-        for name, p in own.items():
-            p.data = values[name].copy()
+        for name, p in self.named_parameters():
+            p.data = state[name].copy()
             p.grad = None
-        for name, (module, attr) in buffers.items():
-            setattr(module, attr, values[name].astype(getattr(module, attr).dtype))  # a copy, in the buffer's dtype
+        for name, module, attr in self._buffer_slots():
+            setattr(module, attr, state[name].astype(getattr(module, attr).dtype))  # a copy, in the buffer's dtype
 
 
 class Sequential(Module):
     """Apply modules (or plain functions of a Tensor) one after the other: ``Sequential(layer_1, layer_2, ...)``."""
 
+    @checked(layers=_checks.layers)
     def __init__(self, *layers):
-        for k, layer in enumerate(layers):
-            if not callable(layer):
-                raise TypeError(f"layers[{k}] must be a Module or a function of a Tensor (such as Tensor.relu); "
-                                f"received {_describe(layer)}.")
         self.layers = list(layers)
 
     def _children(self):
@@ -170,14 +143,15 @@ class Sequential(Module):
             if isinstance(layer, Module):
                 yield f"layers.{k}", layer
 
-    @passes_through  # each layer is checked as the caller's own call: they were put together by the caller
+    @_checks.checked_passing_through(x="tensor")  # each layer is checked as the caller's call: the caller chose them
     def forward(self, x):
         """The layers applied in order to ``x`` (a Tensor or an array)."""
-        x = _tensor_argument(x, "x", allow_empty=False)
         for layer in self.layers:
             x = layer(x)
         return x
 
+
+@checked(module=_checks.module)
 def parameter_count(module):
     """Number of trainable numbers (weights and biases) in ``module``.
 
@@ -186,7 +160,4 @@ def parameter_count(module):
     module : Module
         A layer or a model (anything with a ``parameters()`` method that lists Tensors).
     """
-    if not callable(getattr(module, "parameters", None)):
-        raise TypeError(f"module must be a Module (a layer or a model with a parameters() method); received "
-                        f"{_describe(module)}. Pass the model itself, e.g. parameter_count(model).")
     return int(sum(p.size for p in module.parameters()))

@@ -28,87 +28,22 @@ no longer depends on the rest of its batch. The running averages are buffers:
 Unlike PyTorch, which starts the running averages at 0 and 1 and uses them silently, a layer in evaluation mode
 that has seen no training batch (and loaded no state) raises an error: its output would normalize with made-up
 statistics. Evaluate a network that contains batch normalization only after training it, or in training mode.
-"""
 
-import numbers
+``BatchNorm2d`` is ``BatchNorm1d`` with channels for features: the same maths, averaged over the batch and the
+positions of the images.
+"""
 
 import numpy as np
 
-from .._validation import check_last_dim, check_positive, check_positive_int
-from ..engine.autograd import Tensor, _check_not_empty, _result, _tensor_argument, _tensors
+from .._contract import checked
+from ..engine.autograd import Tensor
+from . import _checks
 from .module import Module
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "layer_norm", "LayerNorm"]
 
 
-def _check_momentum(momentum):
-    if isinstance(momentum, (bool, np.bool_)) or not isinstance(momentum, numbers.Real) or not 0 < momentum <= 1:
-        raise ValueError(f"momentum must be a number in (0, 1], the weight of each new batch in the running averages; "
-                         f"received {momentum!r}. The usual value is 0.1.")
-    return float(momentum)
-
-
-class _BatchNorm(Module):
-    """What BatchNorm1d and BatchNorm2d share: the parameters, the buffers and the normalization along axis 1."""
-
-    _buffers = ("running_mean", "running_var", "num_batches_tracked")
-
-    def __init__(self, size, name, *, eps, momentum):
-        size = check_positive_int(size, name)
-        self.eps = check_positive(eps, "eps")
-        self.momentum = _check_momentum(momentum)
-        self.gamma = Tensor(np.ones(size), requires_grad=True)  # (D,) or (C,)
-        self.beta = Tensor(np.zeros(size), requires_grad=True)  # (D,) or (C,)
-        self.running_mean = np.zeros(size)  # (D,) or (C,)
-        self.running_var = np.ones(size)  # (D,) or (C,)
-        self.num_batches_tracked = np.array(0)  # training batches seen; 0: the running averages mean nothing yet
-
-    def _normalize(self, x, axes):
-        """γ ⊙ x̂ + β for x (a checked Tensor) with the features on axis 1, averaging over ``axes``."""
-        shape = [1] * x.ndim
-        shape[1] = -1  # (1, D) or (1, C, 1, 1): broadcasts against x
-        gamma, beta = self.gamma.reshape(*shape), self.beta.reshape(*shape)
-        if self.training:
-            n = x.size // x.shape[1]  # values averaged per feature: N, or N·H·W
-            if n < 2:
-                raise ValueError(
-                    f"x has shape {x.shape}: one value per feature, whose variance cannot be estimated in training "
-                    "mode. Pass a batch of at least 2 examples, or call .eval() to normalize with the running averages."
-                )
-            mu = x.mean(axis=axes, keepdims=True)  # (1, D) or (1, C, 1, 1)
-            centred = x - mu  # shape of x
-            var = (centred**2).mean(axis=axes, keepdims=True)  # biased σ², (1, D) or (1, C, 1, 1)
-            x_hat = centred / (var + self.eps).sqrt()  # shape of x
-            self._update_running(mu.data.reshape(-1), var.data.reshape(-1), n)
-        else:
-            if self.num_batches_tracked == 0:
-                raise RuntimeError(
-                    f"{type(self).__name__} is in evaluation mode but has seen no training batch, so its running "
-                    "averages are still their initial 0 and 1. Train it first (in training mode, model.train()), or "
-                    "load a state_dict() saved from a trained model."
-                )
-            mu = self.running_mean.reshape(shape)  # (1, D) or (1, C, 1, 1)
-            std = np.sqrt(self.running_var.reshape(shape) + self.eps)  # (1, D) or (1, C, 1, 1)
-            x_hat = (x - mu) / std  # shape of x
-        return x_hat * gamma + beta
-
-    def _update_running(self, mu, var, n):
-        """The exponential moving averages of the batch mean and of the unbiased batch variance."""
-        m = self.momentum
-        self.running_mean = (1 - m) * self.running_mean + m * mu  # (D,) or (C,)
-        self.running_var = (1 - m) * self.running_var + m * var * n / (n - 1)  # unbiased: n − 1
-        self.num_batches_tracked = self.num_batches_tracked + 1
-
-    def _check_buffer(self, attr, value, key):
-        if attr == "running_var" and np.any(value < 0):
-            raise ValueError(f"{key} holds a negative variance ({value.min():g}); expected values >= 0. Load a "
-                             "state_dict() saved from a batch-normalization layer.")
-        if attr == "num_batches_tracked" and (value < 0 or value != np.round(value)):
-            raise ValueError(f"{key} must be a count of batches, an integer >= 0; received {value!r}.")
-        return value
-
-
-class BatchNorm1d(_BatchNorm):
+class BatchNorm1d(Module):
     """Batch normalization of a batch of feature vectors, feature by feature, eqs. (5.5) and (5.6).
 
     Parameters
@@ -121,11 +56,21 @@ class BatchNorm1d(_BatchNorm):
         Weight of each new training batch in the running averages.
     """
 
-    def __init__(self, num_features, *, eps=1e-5, momentum=0.1):
-        super().__init__(num_features, "num_features", eps=eps, momentum=momentum)
+    _buffers = ("running_mean", "running_var", "num_batches_tracked")
+    _buffer_checks = {"running_var": _checks.variances, "num_batches_tracked": _checks.batch_count}
 
+    @checked(num_features="count", eps="rate", momentum=_checks.momentum)
+    def __init__(self, num_features, *, eps=1e-5, momentum=0.1):
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.gamma = Tensor(np.ones(num_features), requires_grad=True)  # (D,)
+        self.beta = Tensor(np.zeros(num_features), requires_grad=True)  # (D,)
+        self.running_mean = np.zeros(num_features)  # (D,)
+        self.running_var = np.ones(num_features)  # (D,)
+        self.num_batches_tracked = np.array(0)  # training batches seen; 0: the running averages mean nothing yet
+
+    @checked(x=_checks.feature_vectors, also=_checks.can_normalize)
     def forward(self, x):
-        """Normalize ``x`` with the batch's statistics (training mode) or the running averages (evaluation mode).
+        """γ ⊙ x̂ + β with the batch's statistics (training mode) or the running averages (evaluation mode).
 
         Parameters
         ----------
@@ -136,19 +81,29 @@ class BatchNorm1d(_BatchNorm):
         -------
         Tensor of shape (N, num_features)
         """
-        x = _tensor_argument(x, "x", allow_empty=False)
-        if x.ndim != 2:
-            raise ValueError(f"x must be a batch of feature vectors of shape (N, D); received shape {x.shape}. "
-                             "For images of shape (N, C, H, W) use BatchNorm2d.")
-        check_last_dim(x, "x", self.gamma.shape[0], "the layer's num_features")
-        return self._normalize(x, axes=(0,))
+        axes = tuple(a for a in range(x.ndim) if a != 1)  # every axis but the features': (0,), or (0, 2, 3) for images
+        shape = (1, -1) + (1,) * (x.ndim - 2)  # (1, D) or (1, C, 1, 1): broadcasts against x
+        if self.training:
+            mu = x.mean(axis=axes, keepdims=True)  # μ: (1, D) or (1, C, 1, 1)
+            centred = x - mu  # x − μ, the shape of x
+            var = (centred**2).mean(axis=axes, keepdims=True)  # σ², the biased variance: (1, D) or (1, C, 1, 1)
+            n, m = x.size // x.shape[1], self.momentum  # values averaged per feature; the weight of this batch
+            self.running_mean = (1 - m) * self.running_mean + m * mu.data.reshape(-1)  # eq. (5.6): (D,)
+            self.running_var = (1 - m) * self.running_var + m * var.data.reshape(-1) * n / (n - 1)  # unbiased: (D,)
+            self.num_batches_tracked = self.num_batches_tracked + 1
+        else:  # the running averages, constants to the engine
+            centred = x - self.running_mean.reshape(shape)  # x − μ, the shape of x
+            var = Tensor(self.running_var.reshape(shape))  # σ²: (1, D) or (1, C, 1, 1)
+        x_hat = centred / (var + self.eps).sqrt()  # x̂ = (x − μ) / √(σ² + ε), eq. (5.5)
+        return x_hat * self.gamma.reshape(*shape) + self.beta.reshape(*shape)  # y = γ ⊙ x̂ + β, eq. (5.6)
 
 
-class BatchNorm2d(_BatchNorm):
+class BatchNorm2d(BatchNorm1d):
     """Batch normalization of a batch of images, channel by channel over the batch and all positions, eqs. (5.5)–(5.6).
 
     Each channel c has one μ_c and one σ²_c, averaged over the N images and their H × W positions, and one γ_c and
     β_c: a convolution applies the same kernel at every position, and its output is normalized alike everywhere.
+    The maths is :class:`BatchNorm1d`'s, with the C channels as its features.
 
     Parameters
     ----------
@@ -158,9 +113,11 @@ class BatchNorm2d(_BatchNorm):
     momentum : float in (0, 1], default 0.1
     """
 
+    @checked(num_channels="count", eps="rate", momentum=_checks.momentum)
     def __init__(self, num_channels, *, eps=1e-5, momentum=0.1):
-        super().__init__(num_channels, "num_channels", eps=eps, momentum=momentum)
+        super().__init__(num_channels, eps=eps, momentum=momentum)  # one feature per channel
 
+    @checked(x=_checks.normalized_images, also=_checks.can_normalize)
     def forward(self, x):
         """Normalize ``x`` with the batch's statistics (training mode) or the running averages (evaluation mode).
 
@@ -173,18 +130,11 @@ class BatchNorm2d(_BatchNorm):
         -------
         Tensor of shape (N, num_channels, H, W)
         """
-        x = _tensor_argument(x, "x", allow_empty=False)
-        if x.ndim != 4:
-            raise ValueError(f"x must be a batch of images of shape (N, C, H, W); received shape {x.shape}. "
-                             "For feature vectors of shape (N, D) use BatchNorm1d.")
-        C = self.gamma.shape[0]
-        if x.shape[1] != C:
-            raise ValueError(f"x has {x.shape[1]} channel(s) (shape {x.shape}, read as (N, C, H, W)) but the layer "
-                             f"has num_channels={C}; pass images with {C} channel(s), or build the layer with "
-                             f"num_channels={x.shape[1]}.")
-        return self._normalize(x, axes=(0, 2, 3))
+        return super().forward(x)  # BatchNorm1d's maths, each channel averaged over axes (0, 2, 3)
 
 
+@checked(like_inputs=True, X="tensor (..., D)", gamma="tensor", beta="tensor", eps="rate",
+         also=_checks.one_entry_per_feature)
 def layer_norm(X, gamma, beta, *, eps=1e-5):
     """(x − mean) / √(var + eps) · γ + β over the last axis of every token (biased variance).
 
@@ -196,45 +146,26 @@ def layer_norm(X, gamma, beta, *, eps=1e-5):
 
     Returns
     -------
-    ndarray or Tensor of the shape of X: each token has mean β and standard deviation ≈ |γ| per feature
+    ndarray or Tensor of the shape of X (a Tensor when an argument is one): each token has mean β and standard
+    deviation ≈ |γ| per feature
     """
-    (X_t, g, b), as_tensor = _tensors({"X": X, "gamma": gamma, "beta": beta})
-    if X_t.ndim == 0:
-        raise ValueError(f"X must be an array of shape (…, D), at least 1-D; received the single number "
-                         f"{float(X_t.data):g}.")
-    _check_not_empty(X_t, "X", "at least one token with at least one feature")
-    D = X_t.shape[-1]
-    if g.shape == b.shape and g.ndim == 1 and g.shape != (D,) and g.size:  # γ and β agree: X is the odd one out
-        raise ValueError(f"X must have {g.shape[0]} entries along its last axis (the length of gamma and beta); "
-                         f"received shape {X_t.shape}.")
-    for name, t in (("gamma", g), ("beta", b)):
-        if t.shape != (D,):
-            raise ValueError(f"{name} must have shape ({D},), one entry per feature of X {X_t.shape}; received shape "
-                             f"{t.shape}.")
-    eps = check_positive(eps, "eps")
-    return _result(_layer_norm(X_t, g, b, eps=eps), as_tensor)
-
-
-def _layer_norm(X, gamma, beta, *, eps=1e-5):
-    """:func:`layer_norm` on Tensors without checks, for modules that run it at every step."""
-    return X.standardize(axis=-1, eps=eps) * gamma + beta  # (x − mean) / √(var + eps) · γ + β
+    return X.standardize(axis=-1, eps=eps) * gamma + beta  # (x − mean) / √(var + eps) · γ + β: (…, D)
 
 
 class LayerNorm(Module):
     """Normalize the last axis to mean 0 and variance 1, then scale by ``gamma`` and shift by ``beta``.
 
     y = (x − mean) / √(var + eps) · γ + β with the biased variance (divide by the dimension, not by
-    dimension − 1), as PyTorch does.
+    dimension − 1), as PyTorch does: :func:`layer_norm` with the layer's γ and β.
     """
 
+    @checked(dim="count", eps="rate")
     def __init__(self, dim, *, eps=1e-5):
-        dim = check_positive_int(dim, "dim")
-        self.eps = check_positive(eps, "eps")
-        self.gamma = Tensor(np.ones(dim), requires_grad=True)
-        self.beta = Tensor(np.zeros(dim), requires_grad=True)
+        self.dim, self.eps = dim, eps
+        self.gamma = Tensor(np.ones(dim), requires_grad=True)  # (D,)
+        self.beta = Tensor(np.zeros(dim), requires_grad=True)  # (D,)
 
+    @checked(x="tensor (..., self.dim)")
     def forward(self, x):
         """Normalize ``x`` of shape (..., dim) over its last axis; the result has the same shape."""
-        x = _tensor_argument(x, "x", allow_empty=False)
-        check_last_dim(x, "x", self.gamma.shape[0], "the layer's dim")
-        return _layer_norm(x, self.gamma, self.beta, eps=self.eps)  # checked above: the unchecked maths
+        return layer_norm(x, self.gamma, self.beta, eps=self.eps)

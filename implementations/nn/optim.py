@@ -15,48 +15,14 @@ The setter of ``optimizer.lr`` checks every value, so a schedule that produced a
 """
 
 import math
-import numbers
 
 import numpy as np
 
-from .._validation import (
-    _describe,
-    check_nonnegative,
-    check_nonnegative_int,
-    check_positive,
-    check_positive_int,
-)
-from ..engine.autograd import Tensor
+from .._contract import checked
+from . import _checks
 
 __all__ = ["SGD", "Adam", "AdamW", "clip_grad_norm", "step_decay", "cosine_annealing", "linear_warmup",
            "warmup_cosine"]
-
-
-def _check_params(params, *, need_grad=True):
-    """params as a non-empty list of Tensors (with requires_grad=True when ``need_grad``).
-
-    A one-shot iterator (a generator) is refused: an optimizer or a clipping loop reads the parameters on every
-    step, and a generator would be empty after the first pass.
-    """
-    if isinstance(params, Tensor) or isinstance(params, (str, bytes)) or not hasattr(params, "__iter__"):
-        raise TypeError(f"params must be a list of Tensors (model.parameters()); received {_describe(params)}. "
-                        "Wrap a single Tensor in a list: [p].")
-    if iter(params) is params:
-        raise TypeError(f"params must be a list of Tensors (model.parameters()); received a one-shot iterator "
-                        f"({type(params).__name__}), which would be used up after one pass. Pass a list instead, "
-                        "e.g. params=list(...) or params=model.parameters().")
-    params = list(params)
-    if not params:
-        raise ValueError("params is empty; expected a non-empty list of Tensors with requires_grad=True "
-                         "(model.parameters()).")
-    for k, p in enumerate(params):
-        if not isinstance(p, Tensor):
-            raise TypeError(f"params[{k}] is {_describe(p)}; expected a non-empty list of Tensors with "
-                            "requires_grad=True (model.parameters()). Wrap arrays: Tensor(a, requires_grad=True).")
-        if need_grad and not p.requires_grad:
-            raise ValueError(f"params[{k}] has requires_grad=False; expected a non-empty list of Tensors with "
-                             "requires_grad=True (model.parameters()), the ones a loss gives gradients to.")
-    return params
 
 
 class _Optimizer:
@@ -65,8 +31,9 @@ class _Optimizer:
     One vector operation over all P entries costs far less than the same operation repeated on every
     parameter, and each entry is still updated by exactly the same arithmetic.
 
-    The learning rate ``lr`` is checked whenever it is set, also later (``optimizer.lr = ...`` in a schedule):
-    a finite number > 0, and at most ``max_lr`` where the update rule has a sane range.
+    The learning rate ``lr`` and the weight decay ``weight_decay`` are checked whenever they are set, by the
+    constructor or later (``optimizer.lr = ...`` in a schedule): a finite number > 0 at most ``max_lr`` where the
+    update rule has a sane range, a finite number >= 0, and for AdamW a product lr · weight_decay below 1.
     """
 
     max_lr = None  # the largest sane learning rate (None: no bound)
@@ -74,9 +41,9 @@ class _Optimizer:
     _decay_in_gradient = True  # weight decay as L2 in the gradient (False: AdamW applies it to θ itself)
 
     def __init__(self, params, lr, weight_decay):
-        self.params = _check_params(params)
+        self.params = params
+        self.weight_decay = weight_decay  # before lr: AdamW's check of lr needs it
         self.lr = lr
-        self.weight_decay = check_nonnegative(weight_decay, "weight_decay")
         ends = np.cumsum([p.size for p in self.params])
         self._spans = [slice(end - p.size, end) for p, end in zip(self.params, ends, strict=True)]  # entries of p
         self.size = int(ends[-1])  # P
@@ -87,12 +54,17 @@ class _Optimizer:
         return self._lr
 
     @lr.setter
-    def lr(self, value):
-        value = check_positive(value, "lr")
-        if self.max_lr is not None and value > self.max_lr:
-            raise ValueError(f"lr must be at most {self.max_lr:g} for {type(self).__name__}; received {value:g}. "
-                             f"{self._lr_reason} Try lr=1e-3 to 1e-2.")
-        self._lr = value
+    def lr(self, lr):
+        self._lr = _checks.learning_rate(self, lr)
+
+    @property
+    def weight_decay(self):
+        """The weight decay λ."""
+        return self._weight_decay
+
+    @weight_decay.setter
+    def weight_decay(self, weight_decay):
+        self._weight_decay = _checks.weight_decay(self, weight_decay)
 
     def zero_grad(self):
         """Forget the gradients of every parameter (set ``.grad`` to None) before the next backward pass."""
@@ -107,10 +79,7 @@ class _Optimizer:
         ``entries`` is ``slice(None)``, all of θ.
         """
         live = [(p, span) for p, span in zip(self.params, self._spans, strict=True) if p.grad is not None]
-        for p, _ in live:
-            if p.grad.shape != p.shape:
-                raise ValueError(f"a parameter of shape {p.shape} has a gradient of shape {p.grad.shape}; "
-                                 "expected equal shapes.")
+        _checks.gradients_fit([p for p, _ in live])
         g = np.concatenate([p.grad.reshape(-1) for p, _ in live] + [np.zeros(0)])  # (P,)
         if not np.isfinite(g).all():
             raise FloatingPointError(
@@ -153,9 +122,10 @@ class SGD(_Optimizer):
     weight_decay : float >= 0, default 0
     """
 
+    @checked(params=_checks.params, momentum="penalty")  # lr and weight_decay: checked by their setters
     def __init__(self, params, lr, *, momentum=0.0, weight_decay=0.0):
         super().__init__(params, lr, weight_decay)
-        self.momentum = check_nonnegative(momentum, "momentum")
+        self.momentum = momentum
         self.b = np.zeros(self.size)  # (P,) momentum buffer: 0 before the first step, so that β·0 + g = g
 
     def step(self):
@@ -194,15 +164,11 @@ class Adam(_Optimizer):
     _lr_reason = ("Adam moves every parameter by about lr per step whatever the gradient, so a larger lr throws "
                   "the weights far away without a non-finite gradient to warn of it.")
 
+    @checked(params=_checks.params, betas=_checks.betas, eps="rate")  # lr and weight_decay: by their setters
     def __init__(self, params, lr=1e-3, *, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0):
         super().__init__(params, lr, weight_decay)
-        if isinstance(betas, (str, bytes)) or not hasattr(betas, "__len__") or len(betas) != 2:
-            raise ValueError(f"betas must be a pair (beta1, beta2) of numbers in [0, 1); received {betas!r}.")
-        beta1, beta2 = betas
-        if not all(isinstance(b, numbers.Real) and not isinstance(b, bool) and 0.0 <= b < 1.0 for b in betas):
-            raise ValueError(f"betas must both lie in [0, 1); received {betas!r}. Typical: betas=(0.9, 0.999).")
-        self.beta1, self.beta2 = float(beta1), float(beta2)
-        self.eps = check_positive(eps, "eps")
+        self.beta1, self.beta2 = betas
+        self.eps = eps
         self.m = np.zeros(self.size)  # (P,) first moments of all parameter entries
         self.v = np.zeros(self.size)  # (P,) second moments
         self.t = 0  # steps taken
@@ -246,21 +212,12 @@ class AdamW(Adam):
 
     _decay_in_gradient = False
 
+    @checked(params=_checks.params, betas=_checks.betas, eps="rate")  # lr and weight_decay: by their setters
     def __init__(self, params, lr=1e-3, *, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2):
         super().__init__(params, lr, betas=betas, eps=eps, weight_decay=weight_decay)
-        self._check_decay()
-
-    def _check_decay(self):
-        """1 − ηλ, the factor the decay multiplies θ by, must stay positive."""
-        if self.lr * self.weight_decay >= 1:
-            raise ValueError(f"lr * weight_decay must be below 1 for AdamW; received lr={self.lr:g} and "
-                             f"weight_decay={self.weight_decay:g} (product {self.lr * self.weight_decay:g}). Each "
-                             "step multiplies the weights by 1 - lr * weight_decay, which would flip their sign. "
-                             "Typical: weight_decay=1e-2 to 1e-1.")
 
     def step(self):
         i, g = self._gradient()  # the entries that have a gradient (usually all), and ∇L there (no decay)
-        self._check_decay()  # a schedule may have changed lr
         theta = self._theta()  # θ on the same entries
         self.t += 1
         self.m[i] = self.beta1 * self.m[i] + (1 - self.beta1) * g
@@ -270,6 +227,7 @@ class AdamW(Adam):
         self._apply(i, self.lr * (m_hat / (np.sqrt(v_hat) + self.eps) + self.weight_decay * theta))  # θ ← θ − η(…+λθ)
 
 
+@checked(params=_checks.tensors, max_norm="rate")
 def clip_grad_norm(params, max_norm):
     """Rescale all gradients together so that their joint Euclidean norm is at most ``max_norm``.
 
@@ -288,8 +246,6 @@ def clip_grad_norm(params, max_norm):
     float
         The norm before clipping. A NaN or infinite norm raises FloatingPointError: the loss diverged.
     """
-    params = _check_params(params, need_grad=False)
-    max_norm = check_positive(max_norm, "max_norm")
     grads = [p.grad for p in params if p.grad is not None]
     total = float(np.sqrt(sum(np.sum(g**2) for g in grads)))
     if not math.isfinite(total):
@@ -308,23 +264,7 @@ def clip_grad_norm(params, max_norm):
 # Set it before each step: ``optimizer.lr = cosine_annealing(t, lr=0.1, total_steps=T)``.
 
 
-def _check_schedule(step, lr, min_lr=None):
-    step = check_nonnegative_int(step, "step")
-    lr = check_positive(lr, "lr")
-    if min_lr is not None:
-        min_lr = check_nonnegative(min_lr, "min_lr")
-        if min_lr > lr:
-            raise ValueError(f"min_lr must be at most lr; received min_lr={min_lr:g} and lr={lr:g}. The schedule "
-                             "anneals from lr down to min_lr; swap them, or use min_lr=0.")
-    return step, lr, min_lr
-
-
-def _check_before_end(step, total_steps, what="total_steps"):
-    if step >= total_steps:
-        raise ValueError(f"step must be below {what}={total_steps}: the schedule covers steps 0, …, "
-                         f"{total_steps - 1}; received step={step}. Pass {what} = epochs * batches per epoch.")
-
-
+@checked(step="count0", lr="rate", step_size="count", gamma=_checks.decay_factor)
 def step_decay(step, *, lr, step_size, gamma=0.1):
     """Step decay, eq. (4.9): η_t = η γ^⌊t / s⌋, the rate times γ every s steps (torch's ``StepLR``).
 
@@ -344,15 +284,11 @@ def step_decay(step, *, lr, step_size, gamma=0.1):
     float
         η_t.
     """
-    step, lr, _ = _check_schedule(step, lr)
-    step_size = check_positive_int(step_size, "step_size")
-    gamma = check_positive(gamma, "gamma")
-    if gamma > 1:
-        raise ValueError(f"gamma must be in (0, 1]; received gamma={gamma:g}, which would make the rate grow. "
-                         "Typical: gamma=0.1 or 0.5.")
-    return lr * gamma ** (step // step_size)
+    return lr * gamma ** (step // step_size)  # η γ^⌊t / s⌋
 
 
+@checked(step="count0", lr="rate", total_steps="count", min_lr="penalty",
+         also=(_checks.min_lr_at_most_lr, _checks.step_before_end))
 def cosine_annealing(step, *, lr, total_steps, min_lr=0.0):
     """Cosine annealing over T steps, eq. (4.9): η_t = η_min + (η − η_min) (1 + cos(π t / T)) / 2 for t = 0, …, T − 1.
 
@@ -376,12 +312,10 @@ def cosine_annealing(step, *, lr, total_steps, min_lr=0.0):
     float
         η_t.
     """
-    step, lr, min_lr = _check_schedule(step, lr, min_lr)
-    total_steps = check_positive_int(total_steps, "total_steps")
-    _check_before_end(step, total_steps)
-    return min_lr + (lr - min_lr) * (1 + math.cos(math.pi * step / total_steps)) / 2
+    return min_lr + (lr - min_lr) * (1 + math.cos(math.pi * step / total_steps)) / 2  # η_min + (η − η_min)(1 + cos)/2
 
 
+@checked(step="count0", lr="rate", warmup_steps="count0")
 def linear_warmup(step, *, lr, warmup_steps):
     """Linear warm-up, eq. (4.9): η_t = η (t + 1) / W for the first W steps t = 0, …, W − 1, then η.
 
@@ -403,13 +337,11 @@ def linear_warmup(step, *, lr, warmup_steps):
     float
         η_t.
     """
-    step, lr, _ = _check_schedule(step, lr)
-    warmup_steps = check_nonnegative_int(warmup_steps, "warmup_steps")
-    if step < warmup_steps:
-        return lr * (step + 1) / warmup_steps
-    return lr
+    return lr * (step + 1) / warmup_steps if step < warmup_steps else lr  # η (t + 1) / W, then η
 
 
+@checked(step="count0", lr="rate", warmup_steps="count0", total_steps="count", min_lr="penalty",
+         also=(_checks.min_lr_at_most_lr, _checks.warmup_before_end, _checks.step_before_end))
 def warmup_cosine(step, *, lr, warmup_steps, total_steps, min_lr=0.0):
     """Linear warm-up over W steps, then cosine annealing from η to η_min over the remaining T − W steps.
 
@@ -436,14 +368,6 @@ def warmup_cosine(step, *, lr, warmup_steps, total_steps, min_lr=0.0):
     float
         η_t.
     """
-    step, lr, min_lr = _check_schedule(step, lr, min_lr)
-    warmup_steps = check_nonnegative_int(warmup_steps, "warmup_steps")
-    total_steps = check_positive_int(total_steps, "total_steps")
-    if warmup_steps >= total_steps:
-        raise ValueError(f"warmup_steps must be below total_steps; received warmup_steps={warmup_steps} and "
-                         f"total_steps={total_steps}, which leaves no step to anneal. The warm-up is usually a few "
-                         "percent of the run, e.g. warmup_steps = total_steps // 20.")
-    _check_before_end(step, total_steps)
     if step < warmup_steps:
         return linear_warmup(step, lr=lr, warmup_steps=warmup_steps)
     return cosine_annealing(step - warmup_steps, lr=lr, total_steps=total_steps - warmup_steps, min_lr=min_lr)
