@@ -71,6 +71,7 @@ __all__ = ["checked", "passes_through", "TENSOR"]
 _PACKAGE = __name__.rpartition(".")[0] + "."  # "implementations."
 _HELPERS = _PACKAGE + "notebook"  # the book's helpers call the package as a notebook does: from outside
 _PASSES_THROUGH = set()  # ids of the code objects of the functions whose calls count as their caller's
+_WRAPPER_CODE = None  # the code of checked's wrapper, set by the first declaration
 
 
 def passes_through(function):
@@ -80,8 +81,10 @@ def passes_through(function):
 
 
 def _from_inside(frame):
-    """Is ``frame`` (the caller of a checked function) the package's own code? Frames that pass through are skipped."""
-    while frame is not None and id(frame.f_code) in _PASSES_THROUGH:  # (a code object's own hash is slow)
+    """Is ``frame`` (the caller of a checked function) the package's own code? Frames that pass through are skipped,
+    and so are the frames of the checks' own wrapper, which stand between a checked method that passes through and
+    its caller."""
+    while frame is not None and (id(frame.f_code) in _PASSES_THROUGH or frame.f_code is _WRAPPER_CODE):
         frame = frame.f_back
     module = frame.f_globals.get("__name__", "") if frame is not None else ""
     return module.startswith(_PACKAGE) and not module.startswith(_HELPERS)
@@ -430,6 +433,8 @@ def checked(also=(), like_inputs=False, **roles):
             return _as_arrays(result) if like_inputs and not any_tensor else result
 
         wrapper.roles = dict(roles)
+        global _WRAPPER_CODE
+        _WRAPPER_CODE = wrapper.__code__  # one code object for every wrapper
         return wrapper
 
     return decorate

@@ -12,13 +12,10 @@ it, with the messages of ``implementations._validation`` where one fits. Each ch
 ``nn`` only declare them.
 """
 
-import functools
-import inspect
 import numbers
 
 import numpy as np
 
-from .._contract import checked, passes_through
 from .._validation import (
     _describe,
     as_array,
@@ -32,39 +29,6 @@ from .._validation import (
 from ..engine.autograd import Tensor, _tensor_argument
 
 # --- a declaration for the methods that run their caller's layers -----------------------------------------------------
-
-
-def checked_passing_through(**roles):
-    """``@checked(**roles)`` for a method that runs layers its caller gave it (``Sequential``'s, a residual branch).
-
-    The declared arguments are checked as ``checked`` checks them, and every call the method makes counts as its
-    caller's (``passes_through``): a layer of the user's ``Sequential`` is checked as the user's own call, so two
-    layers that do not fit are reported in the user's terms. (``@checked`` stacked on ``@passes_through`` would not do:
-    the frame of ``checked``'s wrapper lies between the method and its caller, and that frame is the package's.)
-    """
-
-    def decorate(function):
-        def arguments(*args, **kwargs):  # the arguments, as the declaration converts them
-            return args, kwargs
-
-        arguments.__signature__ = inspect.signature(function)
-        arguments.__qualname__, arguments.__module__ = function.__qualname__, function.__module__
-        convert = checked(**roles)(arguments)
-
-        @functools.wraps(function)
-        def method(*args, **kwargs):
-            args, kwargs = convert(*args, **kwargs)
-            return function(*args, **kwargs)
-
-        passes_through(function)  # the calls of the method's body count as its caller's
-        passes_through(method)  # and so does this wrapper's call of ``convert``
-        method.roles = dict(roles)
-        return method
-
-    return decorate
-
-
-# --- modules ---------------------------------------------------------------------------------------------------------
 
 
 def prefix(value, name):

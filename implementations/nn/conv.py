@@ -24,7 +24,7 @@ and :func:`conv_output_size` and :func:`receptive_field` do the arithmetic of si
 
 import numpy as np
 
-from .._contract import checked
+from .._contract import checked, passes_through
 from ..engine.autograd import Tensor
 from ..engine.functional import concatenate, stack
 from . import _checks
@@ -380,7 +380,8 @@ class ResidualBlock(Module):
     def __init__(self, branch):
         self.branch = branch
 
-    @_checks.checked_passing_through(x="tensor")  # the branch's layers are checked as the caller's own calls
+    @checked(x="tensor")
+    @passes_through  # the branch's layers are checked as the caller's own calls: the caller chose them
     def forward(self, x):
         """x + F(x), eq. (5.7), for ``x`` (a Tensor or an array of the shape the branch takes): the shape of x."""
         fx = _checks.branch_output(self.branch(x), x)  # F(x), refused unless a Tensor of the shape of x

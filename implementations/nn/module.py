@@ -143,7 +143,8 @@ class Sequential(Module):
             if isinstance(layer, Module):
                 yield f"layers.{k}", layer
 
-    @_checks.checked_passing_through(x="tensor")  # each layer is checked as the caller's call: the caller chose them
+    @checked(x="tensor")
+    @passes_through  # each layer is checked as the caller's own call: the caller put them together
     def forward(self, x):
         """The layers applied in order to ``x`` (a Tensor or an array)."""
         for layer in self.layers:
