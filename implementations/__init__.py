@@ -81,6 +81,8 @@ _MOVED = {
 _RENAMED = {
     ("logistic", "_sigmoid"): "numeric.sigmoid",
     ("logistic", "_sigmoid_from"): "numeric.sigmoid",
+    # generative (chapter 8): the private feature function of the first edition is public now
+    ("gan", "_with_minibatch_std"): "generative.gan.with_minibatch_std",
 }
 
 
