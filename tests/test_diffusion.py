@@ -195,6 +195,18 @@ def test_denoiser_is_an_mlp_of_the_point_and_the_time_embedding():
     np.testing.assert_allclose(model(x, 4).data, model(x, np.full(7, 4)).data)  # one step for all points
 
 
+def test_denoiser_reads_a_tensor_as_its_values_the_noisy_points_are_inputs():
+    """x_t is data, not a parameter: a Tensor gives the same prediction as its array, and no gradient flows to it."""
+    rng = np.random.default_rng(5)
+    model = Denoiser(2, hidden=(4,), time_dim=4, rng=rng)
+    x, t = rng.normal(size=(3, 2)), np.array([1, 2, 3])
+    tensor = Tensor(x, requires_grad=True)
+    out = model(tensor, t)
+    np.testing.assert_array_equal(out.data, model(x, t).data)
+    out.sum().backward()
+    assert tensor.grad is None and all(p.grad is not None for p in model.parameters())
+
+
 def test_denoiser_refuses_points_of_the_wrong_dimension_and_bad_steps():
     model = Denoiser(2, hidden=(4,), rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"x has 3 entries along axis 1, but Denoiser.data_dim is 2"):

@@ -1,7 +1,8 @@
 """Tests of implementations.generative.gan: the losses against hand computation and finite differences, the saturation
 of the
 minimax loss, the optimal discriminator against a grid search and against a trained one, gan_step against
-finite-difference gradient steps, and the minibatch standard deviation feature against NumPy's std."""
+finite-difference gradient steps, the minibatch standard deviation feature against NumPy's std, and gan_step's guard
+against a game that diverges."""
 
 import numpy as np
 import pytest
