@@ -21,7 +21,7 @@ from .._validation import (
     check_finite_values,
     check_positive_int,
 )
-from ..engine.autograd import Tensor
+from ..engine import Tensor
 from ..nn.layers import ACTIVATIONS
 
 __all__ = []

@@ -20,7 +20,7 @@ at index t − 1. Batches are first: points of shape (N, D). Randomness comes fr
 import numpy as np
 
 from .._contract import checked
-from ..engine.autograd import Tensor, no_grad
+from ..engine import Tensor, no_grad
 from ..engine.functional import mse_loss
 from ..nn.layers import MLP
 from ..nn.module import Module

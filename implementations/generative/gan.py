@@ -21,7 +21,7 @@ import numpy as np
 
 from .._contract import checked
 from .._validation import stop_if_diverged
-from ..engine.autograd import Tensor, concatenate, no_grad
+from ..engine import Tensor, concatenate, no_grad
 from ..engine.functional import _softplus
 from ..nn.layers import MLP
 from ..nn.module import Module

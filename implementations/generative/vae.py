@@ -20,7 +20,8 @@ Samples are rows: data (N, data_dim), codes (N, latent_dim).
 import numpy as np
 
 from .._contract import checked
-from ..engine.autograd import Tensor, _unbroadcast, no_grad
+from ..engine import Tensor, no_grad
+from ..engine.autograd import _unbroadcast
 from ..engine.functional import _softplus
 from ..nn.layers import MLP
 from ..nn.module import Module
