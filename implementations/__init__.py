@@ -83,6 +83,8 @@ _RENAMED = {
     ("logistic", "_sigmoid_from"): "numeric.sigmoid",
     # kernels (chapter 3): the primal's cost and subgradient in one private function, now the public subgradient
     ("svm", "_cost_and_subgradient"): "kernel_methods.svm.svm_primal_subgradient",
+    # generative (chapter 8): the private feature function of the first edition is public now
+    ("gan", "_with_minibatch_std"): "generative.gan.with_minibatch_std",
 }
 
 

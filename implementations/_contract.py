@@ -108,7 +108,7 @@ _DIM = re.compile(r"^(?:(?P<var>\*\w+|\.\.\.)"  # *B or ...: any number of leadi
 # what each conventional dimension name counts, for the messages
 MEANING = {
     "N": "the number of examples", "m": "the number of features", "K": "the number of classes",
-    "D": "the width of a token", "T": "the number of time steps", "B": "the batch size",
+    "D": "the width of each vector", "T": "the number of time steps", "B": "the batch size",
     "V": "the vocabulary size", "C": "the number of channels", "d": "the number of dimensions",
 }
 
@@ -214,7 +214,9 @@ def _check_shape(arr, name, shapes, dims, owner):
         raise ValueError(problems[0])
     expected = " or ".join(s.text for s in shapes)
     ndims = " or ".join(s.describe_ndim() for s in shapes)
-    hint = V._NDIM_HINTS.get(len(shapes[0].axes), "") if len(shapes) == 1 and not shapes[0].variadic else ""
+    hint = ""  # a hint to add an axis, only where one is missing
+    if len(shapes) == 1 and not shapes[0].variadic and arr.ndim < len(shapes[0].axes):
+        hint = V._NDIM_HINTS.get(len(shapes[0].axes), "")
     raise ValueError(f"{name} must have shape {expected} ({ndims}); received shape {arr.shape} ({arr.ndim}-D).{hint}")
 
 

@@ -17,6 +17,7 @@ import numpy as np
 _NDIM_HINTS = {
     1: " Use .ravel() for a column vector.",
     2: " For a single feature use x.reshape(-1, 1).",
+    3: " For a single sequence use x[None].",
 }
 
 

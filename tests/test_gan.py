@@ -1,7 +1,8 @@
 """Tests of implementations.generative.gan: the losses against hand computation and finite differences, the saturation
 of the
 minimax loss, the optimal discriminator against a grid search and against a trained one, gan_step against
-finite-difference gradient steps, and the minibatch standard deviation feature against NumPy's std."""
+finite-difference gradient steps, the minibatch standard deviation feature against NumPy's std, and gan_step's guard
+against a game that diverges."""
 
 import numpy as np
 import pytest
@@ -247,7 +248,7 @@ def test_training_is_deterministic_given_the_seed():
 
 def test_bad_input_is_refused_with_a_clear_message():
     gan = _tiny_gan(True)
-    with pytest.raises(ValueError, match=r"z must have shape \(N, 2\)"):
+    with pytest.raises(ValueError, match=r"z has 5 entries along axis 1, but GAN.latent_dim is 2"):
         gan.generate(np.zeros((3, 5)))  # latent size 5 instead of 2
     with pytest.raises(ValueError, match="at least 2 samples"):
         gan.discriminate(np.zeros((1, 2)))
@@ -257,7 +258,7 @@ def test_bad_input_is_refused_with_a_clear_message():
         fit_discriminator([0.0, 1.0], [2.0, 3.0], steps=0, rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match="x_fake has 2 feature"):
         fit_discriminator([0.0, 1.0], np.zeros((3, 2)), rng=np.random.default_rng(0))
-    with pytest.raises(ValueError, match="Use real_logits.reshape"):
+    with pytest.raises(ValueError, match=r"real_logits must have shape \(N,\) \(1-D\); received shape \(3, 1\)"):
         discriminator_loss(np.zeros((3, 1)), np.zeros(3))
     with pytest.raises(ValueError, match="p_model must hold densities >= 0"):
         optimal_discriminator([0.5], [-0.1])
@@ -269,3 +270,52 @@ def test_bad_input_is_refused_with_a_clear_message():
     with pytest.raises(ValueError, match="d_steps must be an integer >= 1"):
         gan_step(gan, np.zeros((4, 2)), d_optimizer=d_opt, g_optimizer=g_opt, rng=np.random.default_rng(0),
                  d_steps=0)
+
+
+# --- divergence -----------------------------------------------------------------------------------------------------
+
+def test_a_game_whose_losses_grow_without_bound_stops_with_the_learning_rate_to_lower():
+    """The issue's probe: at lr = 1, Adam throws the weights far within a few rounds and the discriminator's loss grows
+    past 10⁴ times its value at chance (it went on unnoticed to 3·10⁴ before); the round stops and says what to do."""
+    rng = np.random.default_rng(1)
+    gan = GAN(2, 2, generator_hidden=(32, 32), discriminator_hidden=(32, 32), activation="relu", rng=rng)
+    d_opt = Adam(gan.discriminator.parameters(), lr=1.0, betas=(0.5, 0.9))
+    g_opt = Adam(gan.generator.parameters(), lr=1.0, betas=(0.5, 0.9))
+    data = _ring(2000, np.random.default_rng(0))
+    with pytest.raises(FloatingPointError, match=r"training diverged at step \d+: the loss reached .* from 1\.386\. "
+                                                 r"The learning rate d_optimizer\.lr=1 is too large; try "
+                                                 r"d_optimizer\.lr=0\.1\."):
+        for _ in range(300):
+            gan_step(gan, data[rng.integers(0, 2000, size=64)], d_optimizer=d_opt, g_optimizer=g_opt, rng=rng)
+    assert gan.rounds < 20  # stopped within a few rounds, not after 300 rounds of nonsense
+
+
+def _linear_gan(data_logit, fake_at):
+    """A 1-D GAN with linear D(x) = 10⁵ x and a generator that puts every sample at ``fake_at``."""
+    gan = GAN(1, 1, generator_hidden=(), discriminator_hidden=(), rng=np.random.default_rng(0))
+    gan.discriminator.layers[0].W.data = np.array([[data_logit]])
+    gan.generator.layers[0].W.data, gan.generator.layers[0].b.data = np.zeros((1, 1)), np.array([fake_at])
+    return gan
+
+
+@pytest.mark.parametrize(("data_logit", "fake_at", "which"), [(-1e5, 1.0, "d"), (1e5, -1.0, "g")])
+def test_each_loss_far_beyond_its_value_at_chance_names_its_own_learning_rate(data_logit, fake_at, which):
+    """D loss 10⁵ (D confidently wrong): D's rate; D loss 0 but G loss 10⁵ (D confidently right): G's rate."""
+    gan = _linear_gan(data_logit, fake_at)
+    x_real = np.ones((4, 1))
+    d_opt, g_opt = SGD(gan.discriminator.parameters(), lr=1e-3), SGD(gan.generator.parameters(), lr=2e-3)
+    rate = {"d": "0.001", "g": "0.002"}[which]
+    smaller = {"d": "0.0001", "g": "0.0002"}[which]
+    with pytest.raises(FloatingPointError, match=rf"at step 0: the loss reached 1e\+05 from .*{which}_optimizer\.lr="
+                                                 rf"{rate} is too large; try {which}_optimizer\.lr={smaller}\."):
+        gan_step(gan, x_real, d_optimizer=d_opt, g_optimizer=g_opt, rng=np.random.default_rng(0))
+
+
+def test_rounds_are_counted_and_a_sound_game_is_not_stopped():
+    losses, _ = _train(0, steps=20)
+    assert np.isfinite(losses).all() and losses.max() < 10  # far below the 10⁴ × chance of the guard
+    gan = _tiny_gan(False)
+    opts = {"d_optimizer": Adam(gan.discriminator.parameters()), "g_optimizer": Adam(gan.generator.parameters())}
+    for _ in range(3):
+        gan_step(gan, _ring(8, np.random.default_rng(0)), rng=np.random.default_rng(1), **opts)
+    assert gan.rounds == 3

@@ -17,38 +17,20 @@ Conventions: time steps are numbered t = 1, …, T as in the paper, and the arra
 at index t − 1. Batches are first: points of shape (N, D). Randomness comes from an explicit ``rng``.
 """
 
-import numbers
-
 import numpy as np
 
-from .._validation import (
-    _describe,
-    as_array,
-    as_finite_array,
-    check_callable,
-    check_finite_values,
-    check_flag,
-    check_hidden_sizes,
-    check_positive,
-    check_positive_int,
-    check_rng,
-)
-from ..engine.autograd import Tensor, _tensor_argument, no_grad
-from ..engine.functional import concatenate, mse_loss
-from ..nn.layers import MLP, _check_activation
+from .._contract import checked
+from ..engine import Tensor, no_grad
+from ..engine.functional import mse_loss
+from ..nn.layers import MLP
 from ..nn.module import Module
+from . import _checks
 
 __all__ = ["linear_beta_schedule", "cosine_beta_schedule", "DDPMSchedule", "q_sample", "sinusoidal_time_embedding",
            "Denoiser", "diffusion_loss", "ddpm_sample"]
 
 
-def _check_beta(value, name):
-    """A variance β in the open interval (0, 1)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0.0 < value < 1.0:
-        raise ValueError(f"{name} must be a noise variance strictly between 0 and 1; received {value!r}.")
-    return float(value)
-
-
+@checked(T="count", beta_1=_checks.variance, beta_T=_checks.variance, also=_checks.default_beta_T_below_one)
 def linear_beta_schedule(T, *, beta_1=None, beta_T=None):
     """The linear noise schedule of Ho et al. (2020): β_t rises linearly from β_1 to β_T over t = 1, …, T.
 
@@ -72,15 +54,12 @@ def linear_beta_schedule(T, *, beta_1=None, beta_T=None):
     betas : ndarray of shape (T,)
         betas[t − 1] = β_t.
     """
-    T = check_positive_int(T, "T")
-    if beta_T is None and T < 21:
-        raise ValueError(f"with T={T} steps the default beta_T = 0.02 * 1000 / T = {20 / T:g} is not below 1; pass "
-                         "beta_T (and beta_1) yourself, e.g. beta_1=0.01, beta_T=0.5, or use more steps.")
-    beta_1 = _check_beta(1e-4 * 1000 / T if beta_1 is None else beta_1, "beta_1")
-    beta_T = _check_beta(0.02 * 1000 / T if beta_T is None else beta_T, "beta_T")
+    beta_1 = 1e-4 * 1000 / T if beta_1 is None else beta_1
+    beta_T = 0.02 * 1000 / T if beta_T is None else beta_T
     return np.linspace(beta_1, beta_T, T)  # (T,)
 
 
+@checked(T="count", s="rate")
 def cosine_beta_schedule(T, *, s=0.008):
     """The cosine noise schedule of Nichol and Dhariwal (2021), defined through ᾱ_t rather than β_t.
 
@@ -101,8 +80,6 @@ def cosine_beta_schedule(T, *, s=0.008):
     betas : ndarray of shape (T,)
         betas[t − 1] = β_t, in (0, 0.999].
     """
-    T = check_positive_int(T, "T")
-    s = check_positive(s, "s")
     f = np.cos((np.arange(T + 1) / T + s) / (1 + s) * np.pi / 2) ** 2  # (T + 1,) f(0), …, f(T)
     alpha_bar = f / f[0]  # (T + 1,) ᾱ_0 = 1, …, ᾱ_T
     return np.minimum(1.0 - alpha_bar[1:] / alpha_bar[:-1], 0.999)  # (T,)
@@ -127,14 +104,8 @@ class DDPMSchedule:
         From :func:`linear_beta_schedule`, :func:`cosine_beta_schedule`, or your own.
     """
 
+    @checked(betas="array (T,)", also=_checks.variances)
     def __init__(self, betas):
-        betas = as_finite_array(betas, "betas", ndim=1, allow_empty=False)
-        outside = (betas <= 0) | (betas >= 1)
-        if outside.any():
-            t = int(np.flatnonzero(outside)[0]) + 1
-            raise ValueError(f"betas must all lie strictly between 0 and 1 (each is the variance of the noise added at "
-                             f"one step); received beta_{t} = betas[{t - 1}] = {betas[t - 1]:g}. Use "
-                             "linear_beta_schedule(T) or cosine_beta_schedule(T).")
         self.T = betas.shape[0]
         self.betas = betas.copy()  # (T,)
         self.alphas = 1.0 - self.betas  # (T,)
@@ -149,37 +120,11 @@ class DDPMSchedule:
                 f"alpha_bar_T={self.alpha_bars[-1]:.3g})")
 
 
-def _check_schedule(schedule):
-    if not isinstance(schedule, DDPMSchedule):
-        raise TypeError(f"schedule must be a DDPMSchedule; received {_describe(schedule)}. Pass e.g. "
-                        "schedule=DDPMSchedule(linear_beta_schedule(50)).")
-    return schedule
+A_SCHEDULE = _checks.instance_of(DDPMSchedule, "DDPMSchedule(linear_beta_schedule(50))")  # the role of a schedule
 
 
-def _check_steps(t, name, N, *, T=None):
-    """Time steps as an int64 array of shape (N,): a single step (broadcast to all N points) or one per point.
-
-    Steps are integers ≥ 0, and at most ``T`` when it is given (1, …, T for the diffusion, where step 0 is the data).
-    """
-    steps = as_array(t, name, dtype=None)
-    if steps.ndim not in (0, 1) or (steps.ndim == 1 and steps.shape[0] != N):
-        raise ValueError(f"{name} must be one time step or one per point, shape ({N},); received shape "
-                         f"{steps.shape}.")
-    if steps.size == 0:
-        raise ValueError(f"{name} is empty (shape {steps.shape}); expected at least one time step.")
-    if steps.dtype.kind not in "iu":
-        steps = check_finite_values(steps.astype(np.float64), name)
-        fractional = steps[steps != np.round(steps)]
-        if fractional.size:
-            raise ValueError(f"{name} must hold whole time steps; received {fractional.flat[0]:g}.")
-    low = 1 if T is not None else 0
-    if steps.min() < low or (T is not None and steps.max() > T):
-        expected = f"1, …, T = {T}" if T is not None else "≥ 0"
-        raise ValueError(f"{name} must hold time steps {expected}; received values from {steps.min():g} to "
-                         f"{steps.max():g}.")
-    return np.broadcast_to(steps.astype(np.int64), (N,))  # (N,)
-
-
+@checked(x0="array (N, D)", t=_checks.time_steps, noise="array (N, D)", schedule=A_SCHEDULE,
+         also=_checks.steps_of_the_schedule)
 def q_sample(x0, t, noise, schedule):
     """Draw x_t from q(x_t | x_0) in one step: x_t = √ᾱ_t x_0 + √(1 − ᾱ_t) ε, eq. (8.9).
 
@@ -201,22 +146,11 @@ def q_sample(x0, t, noise, schedule):
     -------
     x_t : ndarray of shape (N, D)
     """
-    x0 = as_finite_array(x0, "x0", ndim=2, allow_empty=False)  # (N, D)
-    noise = as_finite_array(noise, "noise", ndim=2)  # (N, D)
-    if noise.shape != x0.shape:
-        raise ValueError(f"noise has shape {noise.shape} but x0 has shape {x0.shape}; expected one noise vector per "
-                         "point, e.g. noise=rng.standard_normal(x0.shape).")
-    schedule = _check_schedule(schedule)
-    t = _check_steps(t, "t", x0.shape[0], T=schedule.T)  # (N,)
-    return _q_sample(x0, t, noise, schedule)
-
-
-def _q_sample(x0, t, noise, schedule):
-    """:func:`q_sample` on checked arrays."""
-    alpha_bar = schedule.alpha_bars[t - 1][:, None]  # (N, 1) ᾱ_t of each point
+    alpha_bar = np.reshape(schedule.alpha_bars[t - 1], (-1, 1))  # (N, 1) ᾱ_t of each point, or (1, 1) for one t
     return np.sqrt(alpha_bar) * x0 + np.sqrt(1.0 - alpha_bar) * noise  # (N, D)
 
 
+@checked(t=_checks.time_steps, dim=_checks.even_count, max_period="rate")
 def sinusoidal_time_embedding(t, dim, *, max_period=10000.0):
     """The sinusoidal embedding of time steps of the transformer (Vaswani et al., 2017), as DDPM uses it.
 
@@ -239,18 +173,7 @@ def sinusoidal_time_embedding(t, dim, *, max_period=10000.0):
     -------
     embedding : ndarray of shape (N, dim), or (1, dim) for a single step
     """
-    steps = as_array(t, "t", dtype=None)
-    N = 1 if steps.ndim == 0 else steps.shape[0]
-    steps = _check_steps(t, "t", N)  # (N,)
-    dim = check_positive_int(dim, "dim")
-    if dim % 2:
-        raise ValueError(f"dim must be even (a sine and a cosine per frequency); received {dim}.")
-    max_period = check_positive(max_period, "max_period")
-    return _time_embedding(steps, dim, max_period)
-
-
-def _time_embedding(steps, dim, max_period):
-    """:func:`sinusoidal_time_embedding` on checked arguments."""
+    steps = np.atleast_1d(t)  # (N,): a single step is one row
     half = dim // 2
     omega = max_period ** (-np.arange(half) / half)  # (dim/2,) ω_i = max_period^(−2i/dim)
     angle = np.arange(steps.max() + 1)[:, None] * omega[None, :]  # (t_max + 1, dim/2): each step once, not N times
@@ -282,24 +205,20 @@ class Denoiser(Module):
         Initial weights (He's rule for ReLU and GELU, Xavier's for tanh and sigmoid).
     """
 
+    @checked(data_dim="count", hidden="widths", time_dim=_checks.even_count, max_period="rate",
+             activation=_checks.activation, rng="rng")
     def __init__(self, data_dim=2, *, hidden=(48, 48, 48), time_dim=16, max_period=10000.0, activation="gelu", rng):
-        self.data_dim = check_positive_int(data_dim, "data_dim")
-        hidden = check_hidden_sizes(hidden, "hidden")
-        self.time_dim = check_positive_int(time_dim, "time_dim")
-        if self.time_dim % 2:
-            raise ValueError(f"time_dim must be even (a sine and a cosine per frequency); received {time_dim}.")
-        self.max_period = check_positive(max_period, "max_period")
-        activation = _check_activation(activation)
-        self.net = MLP([self.data_dim + self.time_dim, *hidden, self.data_dim], activation=activation,
-                       rng=check_rng(rng))
+        self.data_dim, self.time_dim, self.max_period = data_dim, time_dim, max_period
+        self.net = MLP([data_dim + time_dim, *hidden, data_dim], activation=activation, rng=rng)
 
+    @checked(x="array (N, self.data_dim)", t=_checks.time_steps, also=_checks.steps_per_point)
     def forward(self, x, t):
         """The predicted noise ε_θ(x_t, t).
 
         Parameters
         ----------
-        x : Tensor or array of shape (N, D)
-            Noisy points x_t.
+        x : array_like of shape (N, D)
+            Noisy points x_t: inputs of the network, not differentiated (a Tensor is read as its values).
         t : int or array_like of int, shape (N,)
             Their time steps, integers ≥ 0: one for all points or one per point.
 
@@ -307,20 +226,13 @@ class Denoiser(Module):
         -------
         Tensor of shape (N, D)
         """
-        x = _tensor_argument(x, "x", allow_empty=False)
-        if x.ndim != 2 or x.shape[1] != self.data_dim:
-            raise ValueError(f"x must have shape (N, {self.data_dim}) (one noisy point per row, data_dim = "
-                             f"{self.data_dim}); received shape {x.shape}.")
-        steps = _check_steps(t, "t", x.shape[0])  # (N,)
-        return self._forward(x, steps)
-
-    def _forward(self, x, steps):
-        """:meth:`forward` on a checked Tensor x (N, D) and int steps (N,)."""
-        e = Tensor(_time_embedding(steps, self.time_dim, self.max_period))  # (N, time_dim) e(t), no gradient
-        h = concatenate([x, e], axis=1)  # (N, D + time_dim)
+        steps = np.broadcast_to(t, (x.shape[0],))  # (N,): one step per point
+        e = sinusoidal_time_embedding(steps, self.time_dim, max_period=self.max_period)  # (N, time_dim) e(t)
+        h = Tensor(np.concatenate([x, e], axis=1))  # (N, D + time_dim) [x_t, e(t)]: the input, no gradient
         return self.net(h)  # (N, D)
 
 
+@checked(model=_checks.noise_predictor, x0="array (N, D)", schedule=A_SCHEDULE, rng="rng")
 def diffusion_loss(model, x0, *, schedule, rng):
     """The simplified DDPM objective of Ho et al. (2020), eq. (8.10), estimated on a batch: predict the noise.
 
@@ -347,41 +259,17 @@ def diffusion_loss(model, x0, *, schedule, rng):
     loss : Tensor of shape ()
         Differentiable with respect to the model's parameters.
     """
-    model = check_callable(model, "model", what="a noise predictor model(x_t, t), e.g. a Denoiser")
-    x0 = as_finite_array(x0, "x0", ndim=2, allow_empty=False)  # (N, D)
-    schedule = _check_schedule(schedule)
-    rng = check_rng(rng)
     N = x0.shape[0]
     t = rng.integers(1, schedule.T + 1, size=N)  # (N,) uniform on 1, …, T
     epsilon = rng.standard_normal(x0.shape)  # (N, D)
-    x_t = _q_sample(x0, t, epsilon, schedule)  # (N, D)
-    epsilon_hat = model(x_t, t)  # (N, D)
-    if not isinstance(epsilon_hat, Tensor) or epsilon_hat.shape != x0.shape:
-        raise ValueError(f"model must return a Tensor of the shape of x0, {x0.shape} (one predicted noise per "
-                         f"entry); it returned {_describe(epsilon_hat)}"
-                         + (f" of shape {epsilon_hat.shape}" if isinstance(epsilon_hat, Tensor) else "") + ".")
-    return mse_loss(epsilon_hat, epsilon)
+    x_t = q_sample(x0, t, epsilon, schedule)  # (N, D), eq. (8.9)
+    epsilon_hat = _checks.trainable_prediction(model(x_t, t), x0.shape)  # (N, D) ε_θ(x_t, t), a Tensor
+    return mse_loss(epsilon_hat, Tensor(epsilon))  # the mean of (ε − ε_θ)² over the N·D entries
 
 
-def _check_keep(steps_to_keep, T, return_trajectory):
-    """The steps to keep as a set of ints in 0, …, T (all of them by default)."""
-    if steps_to_keep is None:
-        return set(range(T + 1))
-    if not return_trajectory:
-        raise ValueError("steps_to_keep was given but return_trajectory is False; pass return_trajectory=True to get "
-                         "the snapshots, or leave steps_to_keep out.")
-    if isinstance(steps_to_keep, (str, bytes)) or not hasattr(steps_to_keep, "__iter__"):
-        raise TypeError(f"steps_to_keep must be a list of time steps in 0, …, T = {T}; received "
-                        f"{_describe(steps_to_keep)}.")
-    keep = set()
-    for step in steps_to_keep:
-        if isinstance(step, (bool, np.bool_)) or not isinstance(step, numbers.Integral) or not 0 <= step <= T:
-            raise ValueError(f"steps_to_keep must hold time steps 0, …, T = {T} (T is the starting noise, 0 the "
-                             f"samples); received {step!r}.")
-        keep.add(int(step))
-    return keep
-
-
+@checked(model=_checks.noise_predictor, n="count", schedule=A_SCHEDULE, rng="rng", data_dim="count?",
+         variance=_checks.sampler_variance, return_trajectory="flag", steps_to_keep=_checks.step_list,
+         also=(_checks.knows_data_dim, _checks.kept_steps))
 def ddpm_sample(model, n, *, schedule, rng, data_dim=None, variance="beta", return_trajectory=False,
                 steps_to_keep=None):
     """Ancestral sampling of DDPM (Ho et al., 2020, Algorithm 2), eq. (8.11): from noise x_T ~ N(0, I) to data x_0.
@@ -428,43 +316,23 @@ def ddpm_sample(model, n, *, schedule, rng, data_dim=None, variance="beta", retu
         x_0.
     trajectory : dict of int -> ndarray of shape (n, D)
         Only with ``return_trajectory=True``: x_t for each kept step t, from the largest t down.
-    """
-    model = check_callable(model, "model", what="a noise predictor model(x_t, t), e.g. a trained Denoiser")
-    n = check_positive_int(n, "n")
-    schedule = _check_schedule(schedule)
-    rng = check_rng(rng)
-    if data_dim is None:
-        if not hasattr(model, "data_dim"):
-            raise TypeError("model has no attribute data_dim, so the dimension D of the samples is unknown; pass "
-                            "data_dim=D.")
-        data_dim = model.data_dim
-    D = check_positive_int(data_dim, "data_dim")
-    if variance not in ("beta", "posterior"):
-        raise ValueError(f"variance must be 'beta' (σ_t² = β_t) or 'posterior' (σ_t² = β̃_t); received {variance!r}.")
-    return_trajectory = check_flag(return_trajectory, "return_trajectory")
-    keep = _check_keep(steps_to_keep, schedule.T, return_trajectory)
-    sigmas = np.sqrt(schedule.betas if variance == "beta" else schedule.posterior_variances)  # (T,) σ_t
 
+    Raises
+    ------
+    FloatingPointError
+        If the model returns NaN or inf (it diverged in training).
+    """
+    D = model.data_dim if data_dim is None else data_dim
+    keep = set(range(schedule.T + 1) if steps_to_keep is None else steps_to_keep)  # the steps whose x_t to return
+    sigmas = np.sqrt(schedule.betas if variance == "beta" else schedule.posterior_variances)  # (T,) σ_t
     x = rng.standard_normal((n, D))  # (n, D) x_T ~ N(0, I)
     trajectory = {schedule.T: x.copy()} if schedule.T in keep else {}
     with no_grad():
         for t in range(schedule.T, 0, -1):
             beta, alpha, alpha_bar = schedule.betas[t - 1], schedule.alphas[t - 1], schedule.alpha_bars[t - 1]
-            epsilon_hat = _prediction(model(x, np.full(n, t)), (n, D), t)  # (n, D) ε_θ(x_t, t)
+            epsilon_hat = _checks.prediction_at_step(model(x, np.full(n, t)), (n, D), t)  # (n, D) ε_θ(x_t, t)
             mean = (x - beta / np.sqrt(1.0 - alpha_bar) * epsilon_hat) / np.sqrt(alpha)  # (n, D) μ_θ(x_t, t)
             x = mean + sigmas[t - 1] * rng.standard_normal((n, D)) if t > 1 else mean  # (n, D) x_{t−1}
             if t - 1 in keep:
                 trajectory[t - 1] = x.copy()
     return (x, trajectory) if return_trajectory else x
-
-
-def _prediction(value, shape, t):
-    """The model's output at step t as a finite ndarray of the expected shape, or an error that says so."""
-    values = value.data if isinstance(value, Tensor) else as_array(value, "model(x_t, t)")
-    if values.shape != shape:
-        raise ValueError(f"model returned shape {values.shape} at step t = {t}; expected {shape}, one predicted noise "
-                         "per entry of x_t.")
-    if not np.isfinite(values).all():
-        raise FloatingPointError(f"model returned NaN or inf at step t = {t}; the model has diverged (retrain it with "
-                                 "a smaller learning rate).")
-    return values

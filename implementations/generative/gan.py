@@ -19,39 +19,26 @@ Samples are rows: a batch of data or of generated points has shape (N, data_dim)
 
 import numpy as np
 
-from .._validation import (
-    _describe,
-    as_finite_array,
-    check_finite_any_shape,
-    check_flag,
-    check_hidden_sizes,
-    check_positive,
-    check_positive_int,
-    check_rng,
-)
-from ..engine.autograd import Tensor, _tensor_argument, no_grad
-from ..engine.functional import _softplus, concatenate
-from ..nn.layers import MLP, _check_activation
+from .._contract import checked
+from .._validation import stop_if_diverged
+from ..engine import Tensor, concatenate, no_grad
+from ..engine.functional import _softplus
+from ..nn.layers import MLP
 from ..nn.module import Module
 from ..nn.optim import Adam
+from . import _checks
 
-__all__ = ["discriminator_loss", "generator_loss", "optimal_discriminator", "fit_discriminator", "GAN", "gan_step"]
+__all__ = ["discriminator_loss", "generator_loss", "optimal_discriminator", "fit_discriminator", "GAN",
+           "with_minibatch_std", "gan_step"]
 
-GENERATOR_LOSSES = ("non_saturating", "minimax")
+# The losses at chance, where D cannot tell the samples apart (every logit 0): the references of gan_step's guard
+# against divergence. −V(D, G) = 2 log 2 = log 4; the generator's loss is log 2 in magnitude, of either kind.
+CHANCE_D_LOSS, CHANCE_G_LOSS = np.log(4.0), np.log(2.0)
 
 
 # --- the losses ------------------------------------------------------------------------------------------------------
 
-def _logits(logits, name):
-    """``logits`` as a non-empty Tensor of shape (N,): one logit per sample."""
-    logits = _tensor_argument(logits, name, allow_empty=False)
-    if logits.ndim != 1:
-        hint = f" Use {name}.reshape(-1) for a column of logits." if logits.ndim == 2 and logits.shape[1] == 1 else ""
-        raise ValueError(f"{name} must have shape (N,), one discriminator logit per sample; received shape "
-                         f"{logits.shape}.{hint}")
-    return logits
-
-
+@checked(real_logits="tensor (N,)", fake_logits="tensor (M,)")
 def discriminator_loss(real_logits, fake_logits):
     """The discriminator's loss −E log σ(D(x)) − E log(1 − σ(D(G(z)))): −V(D, G) of eq. (8.1), to be minimized.
 
@@ -71,19 +58,11 @@ def discriminator_loss(real_logits, fake_logits):
     loss : Tensor of shape ()
         log 4 ≈ 1.386 when D cannot tell the samples apart (every logit 0); → 0 for a perfect D.
     """
-    real = _logits(real_logits, "real_logits")
-    fake = _logits(fake_logits, "fake_logits")
-    return _softplus(-real).mean() + _softplus(fake).mean()  # −log σ(a) = softplus(−a), −log(1 − σ(a)) = softplus(a)
+    # −log σ(a) = softplus(−a) and −log(1 − σ(a)) = softplus(a): σ itself is never formed, nothing overflows
+    return _softplus(-real_logits).mean() + _softplus(fake_logits).mean()
 
 
-def _check_kind(kind):
-    if not isinstance(kind, str) or kind not in GENERATOR_LOSSES:
-        raise ValueError(f"kind must be one of {list(GENERATOR_LOSSES)}; received {kind!r}. 'non_saturating' "
-                         "(−E log D(G(z))) is the one to train with; 'minimax' (E log(1 − D(G(z)))) is the game's "
-                         "own term, shown for comparison.")
-    return kind
-
-
+@checked(fake_logits="tensor (M,)", kind=_checks.generator_loss_kind)
 def generator_loss(fake_logits, *, kind="non_saturating"):
     """The generator's loss on the logits a = D(G(z)) of generated samples, minimax or non-saturating, eq. (8.4).
 
@@ -106,13 +85,12 @@ def generator_loss(fake_logits, *, kind="non_saturating"):
     -------
     loss : Tensor of shape ()
     """
-    fake = _logits(fake_logits, "fake_logits")
-    kind = _check_kind(kind)
     if kind == "minimax":
-        return -_softplus(fake).mean()  # E log(1 − σ(a)): −softplus(a)
-    return _softplus(-fake).mean()  # −E log σ(a): softplus(−a)
+        return -_softplus(fake_logits).mean()  # E log(1 − σ(a)) = −E softplus(a)
+    return _softplus(-fake_logits).mean()  # −E log σ(a) = E softplus(−a)
 
 
+@checked(p_data="array", p_model="array", also=_checks.densities)
 def optimal_discriminator(p_data, p_model):
     """The best discriminator for a fixed generator: D*(x) = p_data(x) / (p_data(x) + p_g(x)), eq. (8.2).
 
@@ -132,40 +110,13 @@ def optimal_discriminator(p_data, p_model):
     ndarray of the shape of the inputs, values in [0, 1]
         D*(x), a probability (not a logit).
     """
-    p_data = check_finite_any_shape(p_data, "p_data")
-    p_model = check_finite_any_shape(p_model, "p_model")
-    if p_data.shape != p_model.shape:
-        raise ValueError(f"p_data has shape {p_data.shape} but p_model has shape {p_model.shape}; expected both "
-                         "densities evaluated at the same points (equal shapes).")
-    for name, p in (("p_data", p_data), ("p_model", p_model)):
-        if (p < 0).any():
-            raise ValueError(f"{name} must hold densities >= 0; received {int((p < 0).sum())} negative value(s), "
-                             f"such as {p[p < 0].flat[0]:g}. Pass density values, not log-densities.")
-    total = p_data + p_model
-    if (total == 0).any():
-        raise ValueError(f"p_data and p_model are both 0 at {int((total == 0).sum())} point(s), where D* = 0/0 is "
-                         "undefined; evaluate them only where at least one density is positive.")
-    return p_data / total
+    return p_data / (p_data + p_model)  # the density ratio: 1/2 where p_g = p_data
 
 
 # --- a discriminator against a fixed generator --------------------------------------------------------------------
 
-def _samples(x, name, *, width=None, reference="x_real"):
-    """``x`` as a float array of shape (N, d): a 1-D array of N numbers is read as N samples of one feature.
-
-    With ``width``, d must equal it, the number of features of the samples in argument ``reference``.
-    """
-    x = as_finite_array(x, name, ndim=(1, 2), allow_empty=False)
-    x = x[:, None] if x.ndim == 1 else x  # (N, d)
-    if x.shape[1] == 0:
-        raise ValueError(f"{name} has no features (shape {x.shape}); expected samples of at least one feature.")
-    if width is not None and x.shape[1] != width:
-        raise ValueError(f"{name} has {x.shape[1]} feature(s) per sample (shape {x.shape}) but {reference} has "
-                         f"{width}; expected samples of the same space: shape (N,) or (N, 1) for 1-D data, "
-                         f"(N, {width}) for samples of {width} features.")
-    return x
-
-
+@checked(x_real=_checks.samples, x_fake=_checks.samples, hidden="widths", steps="count", lr="rate", rng="rng",
+         activation=_checks.activation, also=_checks.same_space)
 def fit_discriminator(x_real, x_fake, *, hidden=(32, 32), steps=500, lr=1e-2, rng, activation="tanh"):
     """Train a discriminator alone, against samples of a FIXED generator, and return it as a function.
 
@@ -193,17 +144,10 @@ def fit_discriminator(x_real, x_fake, *, hidden=(32, 32), steps=500, lr=1e-2, rn
     D : function array (K,) or (K, d) -> ndarray (K,)
         σ(D(x)), the trained discriminator's probability that x is real (evaluated without a graph).
     """
-    x_real = _samples(x_real, "x_real")
     d = x_real.shape[1]
-    x_fake = _samples(x_fake, "x_fake", width=d)
-    hidden = check_hidden_sizes(hidden, "hidden")
-    steps = check_positive_int(steps, "steps")
-    lr = check_positive(lr, "lr")
-    rng = check_rng(rng)
-    activation = _check_activation(activation)
     net = MLP([d, *hidden, 1], activation=activation, rng=rng)
     optimizer = Adam(net.parameters(), lr=lr)  # checks lr <= 1
-    real, fake = Tensor(x_real), Tensor(x_fake)
+    real, fake = Tensor(x_real), Tensor(x_fake)  # (N, d), (M, d)
     for _ in range(steps):
         loss = discriminator_loss(net(real).reshape(-1), net(fake).reshape(-1))
         optimizer.zero_grad()
@@ -211,9 +155,9 @@ def fit_discriminator(x_real, x_fake, *, hidden=(32, 32), steps=500, lr=1e-2, rn
         optimizer.step()
 
     def D(x):
-        x = _samples(x, "x", width=d)  # (K, d)
+        x = _checks.samples_like(x, "x", d)  # (K, d): samples of the data's space, checked by name
         with no_grad():
-            logits = net(x).data[:, 0]  # (K,)
+            logits = net(Tensor(x)).data[:, 0]  # (K,)
         return 0.5 * (1.0 + np.tanh(0.5 * logits))  # σ(a) = (1 + tanh(a/2)) / 2, which never overflows
 
     return D
@@ -232,12 +176,12 @@ class GAN(Module):
     A collapsed generator puts all its samples on a few modes; each sample on its own looks real, so a D that
     judges one sample at a time cannot notice, while a D that sees the batch can. The remedy gives D one extra
     input feature: the spread of the batch, s = mean over features j of the standard deviation of x_{1j}, …, x_{Nj},
-    the same for every row of the batch. A batch of fakes with too little spread then gets a different s from the
-    real batches, D can reject it on that ground, and G's gradient flows through s towards more spread. It was
-    chosen because it is the simplest remedy: one scalar feature, no hyperparameter, no extra pass (unlike
-    unrolled GANs, which differentiate through k steps of D, or a gradient penalty, which needs gradients of
-    gradients, not in this engine). D must then be given whole batches (N >= 2) of only real or only fake samples,
-    as :func:`gan_step` does.
+    the same for every row of the batch (:func:`with_minibatch_std`). A batch of fakes with too little spread then
+    gets a different s from the real batches, D can reject it on that ground, and G's gradient flows through s
+    towards more spread. It was chosen because it is the simplest remedy: one scalar feature, no hyperparameter, no
+    extra pass (unlike unrolled GANs, which differentiate through k steps of D, or a gradient penalty, which needs
+    gradients of gradients, not in this engine). D must then be given whole batches (N >= 2) of only real or only
+    fake samples, as :func:`gan_step` does.
 
     Parameters
     ----------
@@ -251,33 +195,29 @@ class GAN(Module):
     activation : {"tanh", "relu", "gelu", "sigmoid"}, default "tanh"
         Between the layers of both networks.
     minibatch_std : bool, default False
+
+    Attributes
+    ----------
+    rounds : int
+        The rounds of the game played so far, counted by :func:`gan_step`.
     """
 
+    @checked(latent_dim="count", data_dim="count", generator_hidden="widths", discriminator_hidden="widths",
+             rng="rng", activation=_checks.activation, minibatch_std="flag")
     def __init__(self, latent_dim, data_dim=2, *, generator_hidden=(32, 32), discriminator_hidden=(32, 32), rng,
                  activation="tanh", minibatch_std=False):
-        self.latent_dim = check_positive_int(latent_dim, "latent_dim")
-        self.data_dim = check_positive_int(data_dim, "data_dim")
-        generator_hidden = check_hidden_sizes(generator_hidden, "generator_hidden")
-        discriminator_hidden = check_hidden_sizes(discriminator_hidden, "discriminator_hidden")
-        rng = check_rng(rng)
-        activation = _check_activation(activation)
-        self.minibatch_std = check_flag(minibatch_std, "minibatch_std")
-        self.generator = MLP([self.latent_dim, *generator_hidden, self.data_dim], activation=activation, rng=rng)
-        d_in = self.data_dim + 1 if self.minibatch_std else self.data_dim  # + the batch's spread s
+        self.latent_dim, self.data_dim, self.minibatch_std = latent_dim, data_dim, minibatch_std
+        self.generator = MLP([latent_dim, *generator_hidden, data_dim], activation=activation, rng=rng)
+        d_in = data_dim + 1 if minibatch_std else data_dim  # + the batch's spread s
         self.discriminator = MLP([d_in, *discriminator_hidden, 1], activation=activation, rng=rng)
+        self.rounds = 0
 
-    def _batch(self, x, name, width, what):
-        """``x`` as a non-empty Tensor of shape (N, width)."""
-        x = _tensor_argument(x, name, allow_empty=False)
-        if x.ndim != 2 or x.shape[1] != width:
-            raise ValueError(f"{name} must have shape (N, {width}), one row per sample ({what}); received shape "
-                             f"{x.shape}.")
-        return x
-
+    @checked(z="tensor (N, self.latent_dim)")
     def forward(self, z):
         """G(z): the generated samples for a batch of noise, differentiable (the same as :meth:`generate`)."""
         return self.generate(z)
 
+    @checked(z="tensor (N, self.latent_dim)")
     def generate(self, z):
         """G(z): the generated samples for a batch of noise, as a Tensor in the graph (G is trained through it).
 
@@ -289,9 +229,9 @@ class GAN(Module):
         -------
         Tensor of shape (N, data_dim)
         """
-        z = self._batch(z, "z", self.latent_dim, f"latent_dim = {self.latent_dim} noise values per sample")
         return self.generator(z)  # (N, data_dim)
 
+    @checked(x="tensor (N, self.data_dim)", also=_checks.a_batch_if_minibatch_std)
     def discriminate(self, x):
         """The logits D(x) of a batch, with the batch's spread as an extra feature if ``minibatch_std``.
 
@@ -306,14 +246,11 @@ class GAN(Module):
         Tensor of shape (N,)
             Logits a; σ(a) is D's probability that each sample is real.
         """
-        x = self._batch(x, "x", self.data_dim, f"data_dim = {self.data_dim} features per sample")
         if self.minibatch_std:
-            if x.shape[0] < 2:
-                raise ValueError(f"x must hold at least 2 samples when minibatch_std=True (the feature is the "
-                                 f"spread of the batch); received shape {x.shape}.")
-            x = _with_minibatch_std(x)  # (N, data_dim + 1)
+            x = with_minibatch_std(x)  # (N, data_dim + 1)
         return self.discriminator(x).reshape(-1)  # (N,)
 
+    @checked(n="count", rng="rng")
     def sample(self, n, *, rng):
         """n samples G(z) with z ~ N(0, I), computed without a graph.
 
@@ -327,34 +264,39 @@ class GAN(Module):
         -------
         ndarray of shape (n, data_dim)
         """
-        n = check_positive_int(n, "n")
-        rng = check_rng(rng)
-        z = rng.standard_normal((n, self.latent_dim))  # (n, latent_dim)
+        z = Tensor(rng.standard_normal((n, self.latent_dim)))  # (n, latent_dim)
         with no_grad():
             return self.generator(z).data  # (n, data_dim)
 
 
-def _with_minibatch_std(x):
-    """[x, s]: x (N, d) with one more column holding the batch's spread s = mean_j std_n x_nj (Karras et al., 2018)."""
-    deviation = x - x.mean(axis=0, keepdims=True)  # (N, d)
-    std = ((deviation * deviation).mean(axis=0) + 1e-8).sqrt()  # (d,): + 1e-8 keeps √ differentiable at 0
+@checked(x="tensor (N, D)", also=_checks.a_batch)
+def with_minibatch_std(x):
+    """[x, s]: x (N, D) with one more column holding the batch's spread s = mean_j std_n x_nj (Karras et al., 2018).
+
+    The standard deviation is the population one (over N, not N − 1), of each of the D features over the batch;
+    their mean s is the same number in every row. A small 10⁻⁸ under the square root keeps its derivative finite
+    when a feature does not vary (a collapsed batch), so that the gradient still pushes towards more spread.
+
+    Parameters
+    ----------
+    x : Tensor or array of shape (N, D)
+        A batch of N >= 2 samples.
+
+    Returns
+    -------
+    Tensor of shape (N, D + 1)
+    """
+    deviation = x - x.mean(axis=0, keepdims=True)  # (N, D)
+    std = ((deviation * deviation).mean(axis=0) + 1e-8).sqrt()  # (D,): + 1e-8 keeps √ differentiable at 0
     s = std.mean()  # ()
-    return concatenate([x, s * np.ones((x.shape[0], 1))], axis=1)  # (N, d + 1): s in every row
+    return concatenate([x, s * np.ones((x.shape[0], 1))], axis=1)  # (N, D + 1): s in every row
 
 
-def _check_optimizer(optimizer, name, module, whose):
-    """``optimizer`` must update exactly the parameters of ``module`` (swapping the two optimizers is a silent bug)."""
-    if not all(callable(getattr(optimizer, m, None)) for m in ("step", "zero_grad")) or not hasattr(
-            optimizer, "params"):
-        raise TypeError(f"{name} must be an optimizer of implementations.nn.optim (Adam, SGD, ...) over the {whose}'s "
-                        f"parameters; received {_describe(optimizer)}.")
-    expected = {id(p) for p in module.parameters()}
-    if {id(p) for p in optimizer.params} != expected:
-        raise ValueError(f"{name} must update exactly the {whose}'s parameters; build it as "
-                         f"Adam(gan.{whose}.parameters(), ...). (Is it the other network's optimizer?)")
-    return optimizer
+A_GAN = _checks.instance_of(GAN, "GAN(2, 2, rng=rng)")  # the role of a GAN
 
 
+@checked(gan=A_GAN, x_real="tensor (N, D)", d_optimizer=_checks.optimizer, g_optimizer=_checks.optimizer, rng="rng",
+         kind=_checks.generator_loss_kind, d_steps="count", also=(_checks.fits_the_gan, _checks.optimizers_of_the_gan))
 def gan_step(gan, x_real, *, d_optimizer, g_optimizer, rng, kind="non_saturating", d_steps=1):
     """One round of the game: ``d_steps`` steps of D on :func:`discriminator_loss`, then one step of G.
 
@@ -363,6 +305,10 @@ def gan_step(gan, x_real, *, d_optimizer, g_optimizer, rng, kind="non_saturating
     fresh noise and takes a step on :func:`generator_loss` of the updated D's logits; the gradient flows through
     D into G, and only ``g_optimizer`` moves (it updates G's parameters alone; the gradients this leaves on D's
     parameters are cleared by ``d_optimizer.zero_grad()`` at the next D step).
+
+    A game whose losses grow without bound has diverged: when a loss is no longer finite, or 10⁴ times its value
+    at chance (log 4 for D, log 2 in magnitude for G, where D cannot tell the samples apart), the round stops with
+    a FloatingPointError that names the learning rate of that network's optimizer and a smaller one to try.
 
     Parameters
     ----------
@@ -381,30 +327,28 @@ def gan_step(gan, x_real, *, d_optimizer, g_optimizer, rng, kind="non_saturating
     -------
     d_loss, g_loss : float
         The discriminator's loss at its last step and the generator's loss, both before their updates.
+
+    Raises
+    ------
+    FloatingPointError
+        If a loss diverged (see above).
     """
-    if not isinstance(gan, GAN):
-        raise TypeError(f"gan must be a GAN; received {_describe(gan)}.")
-    x_real = as_finite_array(x_real, "x_real", ndim=2, allow_empty=False)  # (N, data_dim)
-    x_real = gan._batch(x_real, "x_real", gan.data_dim, f"data_dim = {gan.data_dim} features per sample")
-    if gan.minibatch_std and x_real.shape[0] < 2:
-        raise ValueError(f"x_real must hold at least 2 samples when minibatch_std=True; received shape "
-                         f"{x_real.shape}.")
-    d_optimizer = _check_optimizer(d_optimizer, "d_optimizer", gan.discriminator, "discriminator")
-    g_optimizer = _check_optimizer(g_optimizer, "g_optimizer", gan.generator, "generator")
-    rng = check_rng(rng)
-    kind = _check_kind(kind)
-    d_steps = check_positive_int(d_steps, "d_steps")
     N = x_real.shape[0]
     for _ in range(d_steps):
         with no_grad():
-            fake = gan.generator(rng.standard_normal((N, gan.latent_dim)))  # (N, data_dim), no graph: G is fixed
-        d_loss = discriminator_loss(gan.discriminate(x_real), gan.discriminate(fake))
+            fake = gan.generator(Tensor(rng.standard_normal((N, gan.latent_dim))))  # (N, data_dim): G is fixed
+        d_loss = discriminator_loss(gan.discriminate(x_real), gan.discriminate(fake))  # −V(D, G)
+        stop_if_diverged(d_loss.item(), CHANCE_D_LOSS, step=gan.rounds, rate_name="d_optimizer.lr",
+                         rate=d_optimizer.lr)
         d_optimizer.zero_grad()
         d_loss.backward()
         d_optimizer.step()
-    fake = gan.generator(rng.standard_normal((N, gan.latent_dim)))  # (N, data_dim), in the graph
+    fake = gan.generator(Tensor(rng.standard_normal((N, gan.latent_dim))))  # (N, data_dim), in the graph
     g_loss = generator_loss(gan.discriminate(fake), kind=kind)
+    stop_if_diverged(abs(g_loss.item()), CHANCE_G_LOSS, step=gan.rounds, rate_name="g_optimizer.lr",
+                     rate=g_optimizer.lr)
     g_optimizer.zero_grad()
     g_loss.backward()
     g_optimizer.step()
+    gan.rounds += 1
     return d_loss.item(), g_loss.item()

@@ -14,27 +14,11 @@ its samples Y with samples X of the data:
 
 import numpy as np
 
-from .._validation import as_finite_array, check_flag, check_nonnegative, check_positive, check_positive_int
+from .._contract import checked
 from ..kernel_methods.kernels import rbf_kernel
+from . import _checks
 
 __all__ = ["mmd2", "median_bandwidth", "assign_to_modes", "modes_covered", "high_quality_fraction"]
-
-
-def _two_samples(X, Y, *, names=("X", "Y"), min_rows=1):
-    """X (m, D) and Y (n, D) as float arrays in the same space, each with at least ``min_rows`` rows.
-
-    ``names`` are the arguments' public names, for the messages.
-    """
-    X = as_finite_array(X, names[0], ndim=2)
-    Y = as_finite_array(Y, names[1], ndim=2)
-    for name, sample in zip(names, (X, Y), strict=True):
-        if sample.shape[0] < min_rows:
-            raise ValueError(f"{name} has {sample.shape[0]} rows (shape {sample.shape}); expected at least "
-                             f"{min_rows} points, one per row.")
-    if X.shape[1] != Y.shape[1]:
-        raise ValueError(f"{names[0]} has {X.shape[1]} coordinates per point but {names[1]} has {Y.shape[1]}; "
-                         "expected points of the same space, of shapes (m, D) and (n, D).")
-    return X, Y
 
 
 def _squared_distances(X, Y):
@@ -43,6 +27,8 @@ def _squared_distances(X, Y):
     return np.maximum(squared, 0.0)  # round-off can make a distance of 0 slightly negative
 
 
+@checked(X="array (m, D)", Y="array (n, D)", bandwidth="rate", unbiased="flag",
+         also=_checks.two_points_each_if_unbiased)
 def mmd2(X, Y, *, bandwidth, unbiased=True):
     """Estimate of the squared maximum mean discrepancy MMD²(P, Q) of eq. (8.12) between samples X ~ P and Y ~ Q.
 
@@ -77,13 +63,10 @@ def mmd2(X, Y, *, bandwidth, unbiased=True):
     -------
     float
     """
-    unbiased = check_flag(unbiased, "unbiased")
-    X, Y = _two_samples(X, Y, min_rows=2 if unbiased else 1)
-    sigma = check_positive(bandwidth, "bandwidth")
     m, n = X.shape[0], Y.shape[0]
-    K_XX = rbf_kernel(X, X, width=sigma)  # (m, m)
-    K_YY = rbf_kernel(Y, Y, width=sigma)  # (n, n)
-    K_XY = rbf_kernel(X, Y, width=sigma)  # (m, n)
+    K_XX = rbf_kernel(X, X, width=bandwidth)  # (m, m)
+    K_YY = rbf_kernel(Y, Y, width=bandwidth)  # (n, n)
+    K_XY = rbf_kernel(X, Y, width=bandwidth)  # (m, n)
     if unbiased:  # leave out the m (and n) pairs of a point with itself
         within_X = (K_XX.sum() - np.trace(K_XX)) / (m * (m - 1))
         within_Y = (K_YY.sum() - np.trace(K_YY)) / (n * (n - 1))
@@ -92,6 +75,7 @@ def mmd2(X, Y, *, bandwidth, unbiased=True):
     return float(within_X + within_Y - 2.0 * K_XY.mean())
 
 
+@checked(X="array (m, D)", Y="array (n, D)")
 def median_bandwidth(X, Y):
     """The median heuristic: σ = the median Euclidean distance ‖z_i − z_j‖ between two points of the pooled sample.
 
@@ -115,11 +99,8 @@ def median_bandwidth(X, Y):
     float
         σ > 0.
     """
-    X, Y = _two_samples(X, Y)
-    Z = np.vstack([X, Y])  # (N, D)
+    Z = np.vstack([X, Y])  # (N, D), N = m + n ≥ 2
     N = Z.shape[0]
-    if N < 2:
-        raise ValueError("X and Y hold one point in all; expected at least two points to measure a distance between.")
     i, j = np.triu_indices(N, k=1)  # the N(N − 1)/2 pairs i < j
     distances = np.sqrt(_squared_distances(Z, Z)[i, j])  # (N(N − 1)/2,)
     sigma = float(np.median(distances))
@@ -129,6 +110,7 @@ def median_bandwidth(X, Y):
     return sigma
 
 
+@checked(samples="array (N, D)", centres="array (K, D)", radius="penalty")
 def assign_to_modes(samples, centres, *, radius):
     """The mode each sample belongs to: its nearest centre if that lies within ``radius``, else −1.
 
@@ -146,14 +128,13 @@ def assign_to_modes(samples, centres, *, radius):
     mode : ndarray of shape (N,), int64
         k = argmin_k ‖x − μ_k‖ where that distance is ≤ r, −1 where no centre is that close.
     """
-    samples, centres = _two_samples(samples, centres, names=("samples", "centres"))
-    r = check_nonnegative(radius, "radius")
     squared = _squared_distances(samples, centres)  # (N, K)
     nearest = squared.argmin(axis=1)  # (N,)
-    near_enough = squared[np.arange(len(nearest)), nearest] <= r**2  # (N,)
+    near_enough = squared[np.arange(len(nearest)), nearest] <= radius**2  # (N,)
     return np.where(near_enough, nearest, -1).astype(np.int64)
 
 
+@checked(samples="array (N, D)", centres="array (K, D)", radius="penalty", min_count="count")
 def modes_covered(samples, centres, *, radius, min_count=1):
     """How many of the K modes receive at least ``min_count`` samples within ``radius`` (of :func:`assign_to_modes`).
 
@@ -174,13 +155,13 @@ def modes_covered(samples, centres, *, radius, min_count=1):
     int
         Between 0 and K.
     """
-    min_count = check_positive_int(min_count, "min_count")
     mode = assign_to_modes(samples, centres, radius=radius)  # (N,)
     K = len(centres)
     counts = np.bincount(mode[mode >= 0], minlength=K)  # (K,) samples per mode
     return int((counts >= min_count).sum())
 
 
+@checked(samples="array (N, D)", centres="array (K, D)", radius="penalty")
 def high_quality_fraction(samples, centres, *, radius):
     """The fraction of samples within ``radius`` of some mode (of :func:`assign_to_modes`): the "high-quality" ones.
 

@@ -19,38 +19,18 @@ Samples are rows: data (N, data_dim), codes (N, latent_dim).
 
 import numpy as np
 
-from .._validation import (
-    as_array,
-    check_finite_values,
-    check_flag,
-    check_hidden_sizes,
-    check_positive,
-    check_positive_int,
-    check_rng,
-)
-from ..engine.autograd import Tensor, _tensor_argument, _unbroadcast, no_grad
+from .._contract import checked
+from ..engine import Tensor, no_grad
+from ..engine.autograd import _unbroadcast
 from ..engine.functional import _softplus
-from ..nn.layers import MLP, _check_activation
+from ..nn.layers import MLP
 from ..nn.module import Module
+from . import _checks
 
 __all__ = ["gaussian_kl", "reparameterize", "VAE", "latent_grid"]
 
-LIKELIHOODS = ("gaussian", "bernoulli")
 
-
-def _pair(mu, log_var):
-    """``mu`` and ``log_var`` as Tensors of the same shape (..., L), L >= 1."""
-    mu = _tensor_argument(mu, "mu", allow_empty=False)
-    log_var = _tensor_argument(log_var, "log_var", allow_empty=False)
-    if mu.ndim == 0:
-        raise ValueError("mu is a single number; expected shape (..., L) with the L latent dimensions on the last "
-                         "axis. Use mu.reshape(1) for a 1-D latent space.")
-    if log_var.shape != mu.shape:
-        raise ValueError(f"log_var has shape {log_var.shape} but mu has shape {mu.shape}; expected one log-variance "
-                         "per mean (equal shapes).")
-    return mu, log_var
-
-
+@checked(mu="tensor (*B, L)", log_var="tensor (*B, L)")
 def gaussian_kl(mu, log_var):
     """KL(N(μ, diag σ²) ‖ N(0, I)) = ½ Σ_j (μ_j² + σ_j² − 1 − log σ_j²) over the latent dimensions j, eq. (8.6).
 
@@ -70,10 +50,10 @@ def gaussian_kl(mu, log_var):
     Tensor of shape (...)
         One KL divergence per row, in nats.
     """
-    mu, log_var = _pair(mu, log_var)
-    return 0.5 * (mu * mu + log_var.exp() - 1.0 - log_var).sum(axis=-1)  # (...)
+    return 0.5 * (mu * mu + log_var.exp() - 1.0 - log_var).sum(axis=-1)  # (*B,): one divergence per row
 
 
+@checked(mu="tensor (*B, L)", log_var="tensor (*B, L)", eps="array", also=_checks.noise_like_mu)
 def reparameterize(mu, log_var, eps):
     """z = μ + exp(½ log σ²) ⊙ ε, eq. (8.7): a sample of N(μ, diag σ²), differentiable in μ and log σ².
 
@@ -91,13 +71,8 @@ def reparameterize(mu, log_var, eps):
     -------
     z : Tensor of the shape of ``eps``
     """
-    mu, log_var = _pair(mu, log_var)
-    eps = check_finite_values(as_array(eps, "eps"), "eps")
-    if eps.ndim < mu.ndim or eps.shape[eps.ndim - mu.ndim:] != mu.shape or eps.size == 0:
-        raise ValueError(f"eps has shape {eps.shape}; expected the shape of mu, {mu.shape}, possibly after leading "
-                         f"sample axes, e.g. (K, {', '.join(map(str, mu.shape))}) for K samples each.")
-    sigma = np.exp(0.5 * log_var.data)  # (..., L)
-    z = mu.data + sigma * eps  # (K, ..., L)
+    sigma = np.exp(0.5 * log_var.data)  # (*B, L)
+    z = mu.data + sigma * eps  # (K, *B, L)
 
     def backward(g):  # ∂z/∂μ = 1, ∂z/∂(log σ²) = ½ σ ε; sample axes summed back
         return _unbroadcast(g, mu.shape), _unbroadcast(g * (0.5 * sigma * eps), log_var.shape)
@@ -138,48 +113,22 @@ class VAE(Module):
     activation : {"relu", "tanh", "gelu", "sigmoid"}, default "relu"
     """
 
+    @checked(data_dim="count", latent_dim="count", hidden="widths", rng="rng", likelihood=_checks.likelihood,
+             sigma="rate", activation=_checks.activation)
     def __init__(self, data_dim, latent_dim, *, hidden=(64,), rng, likelihood="gaussian", sigma=0.1,
                  activation="relu"):
-        self.data_dim = check_positive_int(data_dim, "data_dim")
-        self.latent_dim = check_positive_int(latent_dim, "latent_dim")
-        hidden = check_hidden_sizes(hidden, "hidden")
-        rng = check_rng(rng)
-        if not isinstance(likelihood, str) or likelihood not in LIKELIHOODS:
-            raise ValueError(f"likelihood must be one of {list(LIKELIHOODS)}; received {likelihood!r}. Use "
-                             "'gaussian' for real-valued data, 'bernoulli' for pixels in [0, 1].")
-        self.likelihood = likelihood
-        self.sigma = check_positive(sigma, "sigma")
-        activation = _check_activation(activation)
-        self.encoder = MLP([self.data_dim, *hidden, 2 * self.latent_dim], activation=activation, rng=rng)
-        self.decoder = MLP([self.latent_dim, *hidden[::-1], self.data_dim], activation=activation, rng=rng)
-
-    # --- checks ---------------------------------------------------------------------------------------------------
-
-    def _data(self, x):
-        """``x`` as a non-empty Tensor of shape (N, data_dim), in [0, 1] for a Bernoulli decoder."""
-        x = _tensor_argument(x, "x", allow_empty=False)
-        if x.ndim != 2 or x.shape[1] != self.data_dim:
-            hint = " For images, flatten them first: x.reshape(len(x), -1)." if x.ndim > 2 else ""
-            raise ValueError(f"x must have shape (N, {self.data_dim}), one row of data_dim = {self.data_dim} "
-                             f"features per example; received shape {x.shape}.{hint}")
-        if self.likelihood == "bernoulli" and ((x.data < 0) | (x.data > 1)).any():
-            raise ValueError(f"x must lie in [0, 1] for likelihood='bernoulli' (pixel intensities); received values "
-                             f"from {x.data.min():g} to {x.data.max():g}. Scale the data first (digits: x / 16).")
-        return x
-
-    def _codes(self, z):
-        z = _tensor_argument(z, "z", allow_empty=False)
-        if z.ndim == 0 or z.shape[-1] != self.latent_dim:
-            raise ValueError(f"z must have shape (..., {self.latent_dim}), latent_dim = {self.latent_dim} values per "
-                             f"code on the last axis; received shape {z.shape}.")
-        return z
+        self.data_dim, self.latent_dim, self.likelihood, self.sigma = data_dim, latent_dim, likelihood, sigma
+        self.encoder = MLP([data_dim, *hidden, 2 * latent_dim], activation=activation, rng=rng)
+        self.decoder = MLP([latent_dim, *hidden[::-1], data_dim], activation=activation, rng=rng)
 
     # --- the two networks -----------------------------------------------------------------------------------------
 
+    @checked(x="tensor (N, self.data_dim)", also=_checks.pixels_if_bernoulli)
     def forward(self, x):
         """The encoder's (μ, log σ²) for ``x`` (the same as :meth:`encode`)."""
         return self.encode(x)
 
+    @checked(x="tensor (N, self.data_dim)", also=_checks.pixels_if_bernoulli)
     def encode(self, x):
         """The parameters of q_φ(z | x) = N(μ, diag σ²) for a batch.
 
@@ -191,15 +140,11 @@ class VAE(Module):
         -------
         mu, log_var : Tensors of shape (N, latent_dim)
         """
-        x = self._data(x)
         h = self.encoder(x)  # (N, 2L)
         L = self.latent_dim
         return h[:, :L], h[:, L:]  # μ, log σ²: (N, L) each
 
-    def _decoder_output(self, z):
-        """The decoder's raw output for codes (..., L): the Gaussian mean, or the Bernoulli logits."""
-        return self.decoder(z)  # (..., D)
-
+    @checked(z="tensor (..., self.latent_dim)")
     def decode(self, z):
         """The mean of p_θ(x | z) for codes z: the Gaussian mean m(z), or the pixel probabilities σ(l(z)).
 
@@ -213,12 +158,28 @@ class VAE(Module):
         -------
         Tensor of shape (..., data_dim)
         """
-        z = self._codes(z)
-        out = self._decoder_output(z)  # (..., D)
+        out = self.decoder(z)  # (..., D): the Gaussian mean, or the Bernoulli logits
         return out.sigmoid() if self.likelihood == "bernoulli" else out
 
-    def _log_likelihood(self, x, out):
-        """log p_θ(x | z) summed over the D features, for decoder outputs ``out`` (K, N, D) and data x (N, D)."""
+    @checked(x="tensor (N, self.data_dim)", z="tensor (..., N, self.latent_dim)", also=_checks.pixels_if_bernoulli)
+    def log_likelihood(self, x, z):
+        """log p_θ(x | z), summed over the D features: the reconstruction term of the ELBO, for codes of the data.
+
+        Gaussian: −‖x − m(z)‖² / (2s²) − (D/2) log(2π s²). Bernoulli: Σ_d [x_d l_d − log(1 + e^{l_d})], with
+        log(1 + eˡ) the stable softplus.
+
+        Parameters
+        ----------
+        x : Tensor or array of shape (N, data_dim)
+            In [0, 1] for ``likelihood="bernoulli"``.
+        z : Tensor or array of shape (..., N, latent_dim)
+            Codes of the N examples, with any leading axes (K samples each: (K, N, latent_dim)).
+
+        Returns
+        -------
+        Tensor of shape (..., N)
+        """
+        out = self.decoder(z)  # (K, N, D): the Gaussian means m(z), or the Bernoulli logits l(z)
         if self.likelihood == "bernoulli":
             return (x * out - _softplus(out)).sum(axis=-1)  # (K, N): Σ_d x_d l_d − log(1 + e^{l_d})
         s2 = self.sigma**2
@@ -227,12 +188,15 @@ class VAE(Module):
 
     # --- the bound ------------------------------------------------------------------------------------------------
 
+    @checked(x="tensor (N, self.data_dim)", rng="rng", n_samples="count", average="flag",
+             also=_checks.pixels_if_bernoulli)
     def elbo(self, x, *, rng, n_samples=1, average=True):
         """The evidence lower bound ELBO(x) = E_q log p_θ(x | z) − KL(q_φ(z | x) ‖ N(0, I)) <= log p_θ(x), eq. (8.5).
 
         The expectation is estimated with ``n_samples`` codes z = μ + σ ⊙ ε per example (:func:`reparameterize`,
-        ε ~ N(0, I) from ``rng``); the KL term is exact (:func:`gaussian_kl`). The estimate is unbiased for the
-        ELBO, and differentiable with respect to every parameter of the encoder and the decoder.
+        ε ~ N(0, I) from ``rng``) and :meth:`log_likelihood`; the KL term is exact (:func:`gaussian_kl`). The
+        estimate is unbiased for the ELBO, and differentiable with respect to every parameter of the encoder and
+        the decoder.
 
         Parameters
         ----------
@@ -249,20 +213,17 @@ class VAE(Module):
         elbo, reconstruction, kl : Tensors of shape () (or (N,) with ``average=False``)
             In nats, with elbo = reconstruction − kl; elbo is to be maximized (the loss is −elbo, :meth:`loss`).
         """
-        x = self._data(x)
-        rng = check_rng(rng)
-        n_samples = check_positive_int(n_samples, "n_samples")
-        average = check_flag(average, "average")
         mu, log_var = self.encode(x)  # (N, L) each
         eps = rng.standard_normal((n_samples, *mu.shape))  # (K, N, L)
         z = reparameterize(mu, log_var, eps)  # (K, N, L)
-        reconstruction = self._log_likelihood(x, self._decoder_output(z)).mean(axis=0)  # (N,): mean over K samples
+        reconstruction = self.log_likelihood(x, z).mean(axis=0)  # (N,): mean over the K samples
         kl = gaussian_kl(mu, log_var)  # (N,)
         elbo = reconstruction - kl  # (N,)
         if average:
             return elbo.mean(), reconstruction.mean(), kl.mean()
         return elbo, reconstruction, kl
 
+    @checked(x="tensor (N, self.data_dim)", rng="rng", n_samples="count", also=_checks.pixels_if_bernoulli)
     def loss(self, x, *, rng, n_samples=1):
         """−ELBO averaged over the batch: the training loss, in nats per example (see :meth:`elbo`).
 
@@ -273,6 +234,7 @@ class VAE(Module):
         elbo, _, _ = self.elbo(x, rng=rng, n_samples=n_samples)
         return -elbo
 
+    @checked(n="count", rng="rng", noise="flag")
     def sample(self, n, *, rng, noise=False):
         """n new data from the model: z ~ N(0, I), then the mean of p_θ(x | z), computed without a graph.
 
@@ -289,10 +251,7 @@ class VAE(Module):
         -------
         ndarray of shape (n, data_dim)
         """
-        n = check_positive_int(n, "n")
-        rng = check_rng(rng)
-        noise = check_flag(noise, "noise")
-        z = rng.standard_normal((n, self.latent_dim))  # (n, L)
+        z = Tensor(rng.standard_normal((n, self.latent_dim)))  # (n, L)
         with no_grad():
             mean = self.decode(z).data  # (n, D)
         if not noise:
@@ -302,6 +261,7 @@ class VAE(Module):
         return mean + self.sigma * rng.standard_normal(mean.shape)
 
 
+@checked(n="count", extent="rate", also=_checks.two_codes_per_side)
 def latent_grid(n, *, extent=2.0):
     """A square grid of 2-D codes, laid out as an image, for decoding with :meth:`VAE.decode`.
 
@@ -317,10 +277,6 @@ def latent_grid(n, *, extent=2.0):
     z : ndarray of shape (n, n, 2)
         z[i, j] = (u_j, v_i) with u increasing left to right and v decreasing top to bottom, as on a plot.
     """
-    n = check_positive_int(n, "n")
-    if n < 2:
-        raise ValueError(f"n must be at least 2 codes per side; received {n}.")
-    extent = check_positive(extent, "extent")
     u = np.linspace(-extent, extent, n)  # (n,): left to right
     v = u[::-1]  # (n,): top to bottom
     return np.stack(np.meshgrid(u, v), axis=-1)  # (n, n, 2): [i, j] = (u_j, v_i)

@@ -84,6 +84,10 @@ EXAMPLES = {
     "implementations.generative.gan.GAN.sample": Example(
         build=lambda: (model().sample, {"n": 5, "rng": rng()}),
         roles={"n": "count", "rng": "rng"}),
+    "implementations.generative.gan.with_minibatch_std": Example(
+        build=lambda: (gan.with_minibatch_std, {"x": Tensor(X, requires_grad=True)}),
+        roles={"x": "tensor"},
+        extra=[("a single sample", {"x": X[:1]}, ()), ("a single sample (D,)", {"x": X[0]}, ())]),
     "implementations.generative.gan.gan_step": Example(
         build=lambda: (gan.gan_step, _step_call()),
         roles={"x_real": "array", "rng": "rng", "d_steps": "count"},

@@ -57,6 +57,11 @@ EXAMPLES = {
         build=lambda: (model().decode, {"z": Z}),
         extra=any_nd_tensor("z", Z) + [("codes of another size than latent_dim", {"z": Z[..., :1]}, ()),
                                        ("a single number", {"z": 0.5}, ())]),
+    "implementations.generative.vae.VAE.log_likelihood": Example(
+        build=lambda: (model().log_likelihood, {"x": X, "z": EPS}),
+        roles={"x": "tensor"},
+        extra=_X_EXTRAS + any_nd_tensor("z", EPS) + [("codes of another size than latent_dim", {"z": EPS[..., :1]}, ()),
+                           ("codes for fewer examples than x", {"z": EPS[:, :3]}, ())]),
     "implementations.generative.vae.VAE.elbo": Example(
         build=lambda: (model().elbo, {"x": X, "rng": rng(), "n_samples": 2, "average": False}),
         roles={"x": "tensor", "rng": "rng", "n_samples": "count", "average": "flag"},
