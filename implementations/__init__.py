@@ -81,6 +81,9 @@ _MOVED = {
 _RENAMED = {
     ("logistic", "_sigmoid"): "numeric.sigmoid",
     ("logistic", "_sigmoid_from"): "numeric.sigmoid",
+    # the linear part (chapters 1-2): the fused step of fit_logistic is its fast path, the counts a public step
+    ("logistic", "_cost_and_gradient"): "linear._fused.logistic_cost_and_gradient",
+    ("metrics", "_counts_at_thresholds"): "evaluation.metrics.counts_at_thresholds",
 }
 
 

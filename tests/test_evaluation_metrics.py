@@ -188,7 +188,7 @@ def test_precision_recall_without_negatives_equals_sklearn():
 
 
 def test_scores_and_labels_must_have_the_same_length():
-    with pytest.raises(ValueError, match="y_true has 3 labels but scores has 2 entries"):
+    with pytest.raises(ValueError, match=r"scores has 2 entries along axis 0, but y_true's axis 0 gives N = 3"):
         roc_curve([0, 1, 1], [0.2, 0.4])
 
 
