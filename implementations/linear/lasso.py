@@ -86,7 +86,7 @@ def l1_max(X, y):
     """
     Xc, yc, _, _ = _centre(X, y)  # (N, m), (N,): (1/N) φ_jᵀ(y − ȳ) = (1/N) (φ_j − φ̄_j)ᵀ(y − ȳ)
     # the same dot products as the first coordinate step from w = 0, so that l1=l1_max(X, y) gives exact zeros
-    return max((abs(x_j @ yc) / X.shape[0] for x_j in np.ascontiguousarray(Xc.T)), default=0.0)  # m = 0: 0
+    return max(abs(x_j @ yc) / X.shape[0] for x_j in np.ascontiguousarray(Xc.T))  # max_j abs((1/N) φ_jᵀ(y − ȳ))
 
 
 def _centre(X, y):
