@@ -85,6 +85,9 @@ _RENAMED = {
     ("svm", "_cost_and_subgradient"): "kernel_methods.svm.svm_primal_subgradient",
     # generative (chapter 8): the private feature function of the first edition is public now
     ("gan", "_with_minibatch_std"): "generative.gan.with_minibatch_std",
+    # the linear part (chapters 1-2): the fused step of fit_logistic is its fast path, the counts a public step
+    ("logistic", "_cost_and_gradient"): "linear._fused.logistic_cost_and_gradient",
+    ("metrics", "_counts_at_thresholds"): "evaluation.metrics.counts_at_thresholds",
 }
 
 

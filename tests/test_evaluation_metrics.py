@@ -15,6 +15,7 @@ from implementations.evaluation.metrics import (
     average_precision,
     brier_score,
     cost_optimal_threshold,
+    counts_at_thresholds,
     log_loss,
     mcnemar_test,
     precision_recall_curve,
@@ -68,6 +69,23 @@ def test_roc_curve_by_hand_with_a_tie():
     np.testing.assert_array_equal(fpr, [0.0, 0.0, 0.5, 1.0])  # the tie moves FPR and TPR together: one point
     np.testing.assert_array_equal(tpr, [0.0, 0.5, 1.0, 1.0])
     assert roc_auc([0, 1, 1, 0], [0.5, 0.5, 0.9, 0.1]) == pytest.approx(0.875)  # 3 pairs won, 1 tied: 3.5 / 4
+
+
+@pytest.mark.parametrize(("seed", "N", "decimals"), CASES)
+def test_counts_at_thresholds_count_every_example_at_or_above_each_distinct_score(seed, N, decimals):
+    y, scores = scored_problem(seed, N, decimals)
+    fp, tp, thresholds = counts_at_thresholds(y, scores)
+    np.testing.assert_array_equal(thresholds, np.unique(scores)[::-1])  # every distinct score, highest first
+    above = scores[None, :] >= thresholds[:, None]  # (T, N): the examples a threshold admits
+    np.testing.assert_array_equal(tp, (above & (y == 1)).sum(axis=1))
+    np.testing.assert_array_equal(fp, (above & (y == 0)).sum(axis=1))
+
+
+def test_counts_at_thresholds_need_no_second_class():
+    fp, tp, thresholds = counts_at_thresholds([1, 1, 1], [0.2, 0.9, 0.2])  # the curves refuse this sample
+    np.testing.assert_array_equal(thresholds, [0.9, 0.2])
+    np.testing.assert_array_equal(tp, [1, 3])
+    np.testing.assert_array_equal(fp, [0, 0])
 
 
 def test_roc_curve_accepts_booleans_and_lists():
@@ -188,7 +206,7 @@ def test_precision_recall_without_negatives_equals_sklearn():
 
 
 def test_scores_and_labels_must_have_the_same_length():
-    with pytest.raises(ValueError, match="y_true has 3 labels but scores has 2 entries"):
+    with pytest.raises(ValueError, match=r"scores has 2 entries along axis 0, but y_true's axis 0 gives N = 3"):
         roc_curve([0, 1, 1], [0.2, 0.4])
 
 

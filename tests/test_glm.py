@@ -123,7 +123,7 @@ def test_poisson_rejects_bad_counts():
         glm.fit_poisson(X, [1.0, -2.0, 0.0])
     with pytest.raises(ValueError, match=r"every count in y is 0"):
         glm.fit_poisson(X, [0, 0, 0])
-    with pytest.raises(ValueError, match=r"w has 3 entries but X has 1 feature"):
+    with pytest.raises(ValueError, match=r"w has 3 entries along axis 0, but X's axis 1 gives m = 1"):
         glm.poisson_gradient_hessian(X, [1, 2, 3], np.zeros(3))
     with pytest.raises(ValueError, match=r"\[1 \| X\] are linearly dependent \(rank 1 of 2"):
         glm.fit_poisson(np.ones((3, 1)), [1, 2, 3])  # a constant feature duplicates the bias column

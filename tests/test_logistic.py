@@ -7,7 +7,7 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 
 from implementations import numeric
-from implementations.linear import logistic
+from implementations.linear import _fused, glm, logistic
 from implementations.preliminaries.gradcheck import check_gradient, numerical_gradient
 
 SHAPES = [(1, 1), (9, 1), (40, 3), (25, 5)]
@@ -179,11 +179,11 @@ def test_newton_without_regularization_is_the_maximum_likelihood_fit():
 
 @pytest.mark.parametrize("scale", [0.1, 10.0, 1000.0])  # up to logits where μ rounds to 0 or 1
 @pytest.mark.parametrize("l2", [0.0, 0.7])
-def test_descent_step_equals_the_public_cost_and_gradient(scale, l2):
-    # fit_logistic's loop computes J and ∇J together, without checks; they must be the public functions'
+def test_fast_path_equals_the_taught_cost_and_gradient(scale, l2):
+    # fit_logistic's fast path computes J and ∇J from one product Φw; they must be the taught functions' values
     X, y, rng = make_problem(40, 3)
     w = scale * rng.normal(size=4)
-    J, grad = logistic._cost_and_gradient(np.hstack([np.ones((40, 1)), X]), y.astype(float), w, l2)
+    J, grad = _fused.logistic_cost_and_gradient(np.hstack([np.ones((40, 1)), X]), y.astype(float), w, l2)
     assert J == pytest.approx(logistic.logistic_cost(X, y, w, l2=l2), rel=1e-13)
     np.testing.assert_allclose(grad, logistic.logistic_gradient(X, y, w, l2=l2), rtol=1e-12, atol=1e-15)
 
@@ -238,7 +238,7 @@ def test_diverging_learning_rate_raises():
         ([0, 1, 2, 1], r"y must hold class labels 0 or 1; received 1 entries outside that set, with values 2"),
         ([0, -1, 1, 1], r"values -1\b"),
         ([0, 0.5, 1, 1], r"values 0.5\b"),
-        ([0, 1, 1], r"X has 4 rows but y has 3 labels"),
+        ([0, 1, 1], r"y has 3 entries along axis 0, but X's axis 0 gives N = 4"),
         ([0, np.nan, 1, 1], r"y contains 1 NaN"),
     ],
 )
@@ -264,9 +264,9 @@ def test_boolean_and_float_labels_are_accepted():
 
 def test_bad_shapes_and_arguments_raise():
     X, y, _ = make_problem(10, 2)
-    with pytest.raises(ValueError, match=r"w has 2 entries but X has 2 feature\(s\); expected 3"):
+    with pytest.raises(ValueError, match=r"w has 2 entries along axis 0, but X's axis 1 gives m = 2 .* m \+ 1 = 3"):
         logistic.logistic_cost(X, y, np.zeros(2))
-    with pytest.raises(ValueError, match=r"X must be a 2-D array.*reshape\(-1, 1\)"):
+    with pytest.raises(ValueError, match=r"X must have shape \(N, m\) \(2-D\).*reshape\(-1, 1\)"):
         logistic.predict_proba(X[:, 0], np.zeros(2))
     with pytest.raises(ValueError, match=r"eta must be a finite number > 0; received -1"):
         logistic.fit_logistic(X, y, eta=-1, num_iters=10)
@@ -288,12 +288,16 @@ def test_sigmoid_names_z_when_it_is_not_numeric_or_empty(function):
 
 
 def test_newton_steps_are_the_public_gradient_and_hessian_bit_for_bit():
-    """fit_logistic_newton checks its inputs once and then uses the unchecked _gradient_and_hessian per step."""
+    """fit_logistic_newton is glm.newton on logistic_gradient and logistic_hessian, which the package calls without
+    checks; called from outside, with each result checked, the same steps give the same weights."""
     rng = np.random.default_rng(4)
-    X, y, w = rng.normal(size=(20, 3)), rng.integers(0, 2, size=20), rng.normal(size=4)
-    grad, H = logistic._gradient_and_hessian(logistic.add_bias(X), y, w, 0.7)
-    np.testing.assert_array_equal(grad, logistic.logistic_gradient(X, y, w, l2=0.7))
-    np.testing.assert_array_equal(H, logistic.logistic_hessian(X, y, w, l2=0.7))
+    X, y = rng.normal(size=(20, 3)), rng.integers(0, 2, size=20)
+
+    def gradient_and_hessian(w):
+        return logistic.logistic_gradient(X, y, w, l2=0.7), logistic.logistic_hessian(X, y, w, l2=0.7)
+
+    np.testing.assert_array_equal(logistic.fit_logistic_newton(X, y, l2=0.7, num_iters=50),
+                                  glm.newton(gradient_and_hessian, np.zeros(4), num_iters=50))
 
 
 # --- sample and class weights: fit_logistic_weighted ---------------------------------------------
@@ -355,7 +359,7 @@ def test_class_weights_shift_the_intercept_by_the_log_weight_ratio():
 
 def test_weighted_fit_refuses_bad_weights_by_name():
     X, y, _ = make_problem(10, 2, seed=14)
-    with pytest.raises(ValueError, match="sample_weight has 9 entries but X has 10 rows"):
+    with pytest.raises(ValueError, match=r"sample_weight has 9 entries along axis 0, but X's axis 0 gives N = 10"):
         logistic.fit_logistic_weighted(X, y, sample_weight=np.ones(9), num_iters=5)
     with pytest.raises(ValueError, match=r"sample_weight must hold weights >= 0.*sample_weight\[3\] = -1"):
         logistic.fit_logistic_weighted(X, y, sample_weight=np.r_[1.0, 1, 1, -1, np.ones(6)], num_iters=5)

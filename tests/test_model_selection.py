@@ -66,11 +66,11 @@ def test_bias_variance_of_least_squares_matches_its_closed_form():
 
 
 def test_bias_variance_rejects_misaligned_inputs():
-    with pytest.raises(ValueError, match="h has 2 entries but predictions has 3 rows"):
+    with pytest.raises(ValueError, match=r"h has 2 entries along axis 0, but predictions's axis 0 gives G = 3"):
         bias_variance(np.zeros((3, 4)), np.zeros(2))
     with pytest.raises(ValueError, match="predictions has 1 column; expected one column per training set"):
         bias_variance(np.zeros((3, 1)), np.zeros(3))
-    with pytest.raises(ValueError, match="predictions must be a 2-D array"):
+    with pytest.raises(ValueError, match=r"predictions must have shape \(G, R\) \(2-D\)"):
         bias_variance(np.zeros(3), np.zeros(3))
 
 

@@ -144,7 +144,7 @@ def test_margin_equals_the_distance_to_the_hyperplane_in_feature_space():
 def test_margin_rejects_bad_input():
     with pytest.raises(ValueError, match=r"w is the zero vector"):
         margin(np.ones((2, 1)), [0, 1], np.zeros(2))
-    with pytest.raises(ValueError, match=r"w has 3 entries but X has 1 feature"):
+    with pytest.raises(ValueError, match=r"w has 3 entries along axis 0, but X's axis 1 gives m = 1"):
         margin(np.ones((2, 1)), [0, 1], np.ones(3))
 
 
@@ -194,7 +194,7 @@ def test_undefined_precision_is_nan_not_zero():
 def test_metrics_reject_bad_labels():
     with pytest.raises(ValueError, match=r"y_pred must hold class labels 0 or 1; .* values 2"):
         confusion_matrix([0, 1], [0, 2], num_classes=2)
-    with pytest.raises(ValueError, match=r"y_true has 2 labels but y_pred has 3"):
+    with pytest.raises(ValueError, match=r"y_pred has 3 entries along axis 0, but y_true's axis 0 gives N = 2"):
         accuracy([0, 1], [0, 1, 1])
     with pytest.raises(ValueError, match=r"values 1.5"):
         accuracy([0, 1.5], [0, 1])

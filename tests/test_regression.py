@@ -264,22 +264,23 @@ def test_sgd_requires_a_generator():
 
 
 def test_X_must_be_two_dimensional():
-    with pytest.raises(ValueError, match=r"X must be a 2-D array; received shape \(5,\).*reshape\(-1, 1\)"):
+    with pytest.raises(ValueError, match=r"X must have shape \(N, m\) \(2-D\); received shape \(5,\).*"
+                                         r"reshape\(-1, 1\)"):
         regression.predict(np.ones(5), np.ones(2))
 
 
 def test_y_must_be_one_dimensional():
-    with pytest.raises(ValueError, match=r"y must be a 1-D array; received shape \(5, 1\)"):
+    with pytest.raises(ValueError, match=r"y must have shape \(N,\) \(1-D\); received shape \(5, 1\)"):
         regression.compute_cost(np.ones((5, 1)), np.ones((5, 1)), np.ones(2))
 
 
 def test_N_must_agree():
-    with pytest.raises(ValueError, match="X has 5 rows but y has 4 entries"):
+    with pytest.raises(ValueError, match=r"y has 4 entries along axis 0, but X's axis 0 gives N = 5"):
         regression.normal_equations(np.ones((5, 1)), np.ones(4))
 
 
 def test_w_of_the_wrong_length():
-    with pytest.raises(ValueError, match=r"w has 3 entries but X has 3 feature\(s\); expected 4"):
+    with pytest.raises(ValueError, match=r"w has 3 entries along axis 0, but X's axis 1 gives m = 3 .* m \+ 1 = 4"):
         regression.compute_gradient(np.ones((5, 3)), np.ones(5), np.ones(3))
 
 
@@ -328,7 +329,7 @@ def test_bad_l2(l2):
 
 
 def test_empty_X_is_rejected():
-    with pytest.raises(ValueError, match="no rows"):
+    with pytest.raises(ValueError, match=r"X is empty \(shape \(0, 2\)\)"):
         regression.add_bias(np.ones((0, 2)))
 
 
@@ -354,9 +355,3 @@ def test_sgd_blames_the_learning_rate_when_the_weights_overflow():
                                                                     r"large; try eta=1e\+199"):
         regression.sgd(X, y, np.zeros(3), eta=1e200, epochs=2, rng=rng)
 
-
-def test_sgd_cost_is_compute_cost_bit_for_bit():
-    """sgd checks its inputs once and evaluates the cost per epoch with the unchecked _cost."""
-    X, y, w, _ = make_problem(30, 3)
-    for l2, average in ((0.0, True), (0.4, False)):
-        assert regression._cost(X, y, w, l2, average) == regression.compute_cost(X, y, w, l2=l2, average=average)

@@ -121,7 +121,7 @@ def test_fit_robust_unknown_loss():
 
 
 def test_fit_robust_validates_shapes():
-    with pytest.raises(ValueError, match="X has 3 rows but y has 2 entries"):
+    with pytest.raises(ValueError, match=r"y has 2 entries along axis 0, but X's axis 0 gives N = 3"):
         fit_robust(np.ones((3, 1)), np.ones(2), loss="huber")
 
 

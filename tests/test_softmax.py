@@ -7,7 +7,7 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 
 from implementations import numeric
-from implementations.linear import logistic
+from implementations.linear import _fused, logistic
 from implementations.linear import softmax_regression as softmax
 from implementations.preliminaries.gradcheck import check_gradient
 
@@ -103,11 +103,11 @@ def test_fit_softmax_probabilities_equal_sklearn_multinomial(N, m, K, l2):
 
 @pytest.mark.parametrize("scale", [0.1, 10.0, 1000.0])
 @pytest.mark.parametrize("l2", [0.0, 0.7])
-def test_descent_step_equals_the_public_cost_and_gradient(scale, l2):
-    # fit_softmax's loop computes J and ∇J together, without checks; they must be the public functions'
+def test_fast_path_equals_the_taught_cost_and_gradient(scale, l2):
+    # fit_softmax's fast path computes J and ∇J from one product ΦW; they must be the taught functions' values
     X, y, rng = make_problem(40, 3, 4)
     W = scale * rng.normal(size=(4, 4))
-    J, grad = softmax._cost_and_gradient(np.hstack([np.ones((40, 1)), X]), numeric.one_hot(y, 4), W, l2)
+    J, grad = _fused.softmax_cost_and_gradient(np.hstack([np.ones((40, 1)), X]), numeric.one_hot(y, 4), W, l2)
     assert J == pytest.approx(softmax.softmax_cost(X, y, W, l2=l2), rel=1e-13)
     np.testing.assert_allclose(grad, softmax.softmax_gradient(X, y, W, l2=l2), rtol=1e-12, atol=1e-15)
 
@@ -134,7 +134,7 @@ def test_bad_labels_and_shapes_raise():
     W = np.zeros((3, 3))
     with pytest.raises(ValueError, match=r"y must hold class labels integers 0, …, 2; .* values 3, 7"):
         softmax.softmax_cost(X, [0, 1, 2, 3, 7, 0, 1, 2, 0], W)
-    with pytest.raises(ValueError, match=r"W has shape \(2, 3\) but X has 2 feature\(s\); expected \(3, K\)"):
+    with pytest.raises(ValueError, match=r"W has 2 entries along axis 0, but X's axis 1 gives m = 2 .* m \+ 1 = 3"):
         softmax.softmax_gradient(X, y, np.zeros((2, 3)))
     with pytest.raises(ValueError, match=r"expected \(3, K\) with K >= 2"):
         softmax.softmax_predict(X, np.zeros((3, 1)))

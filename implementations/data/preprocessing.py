@@ -2,11 +2,13 @@
 
 import numpy as np
 
-from .._validation import as_finite_array, check_flag, check_labels, check_rng, check_X, check_X_y
+from .._contract import checked
+from ..linear._checks import held_out_size, labels_if_stratified, open_probability, positive_std
 
 __all__ = ["standardize", "unstandardize_weights", "train_test_split"]
 
 
+@checked(X="array (N, m)", mean="array (m,)?", std="array (m,)?", also=positive_std)
 def standardize(X, *, mean=None, std=None):
     """Rescale every column to zero mean and unit standard deviation, eq. (1.17).
 
@@ -25,23 +27,12 @@ def standardize(X, *, mean=None, std=None):
     mean : ndarray of shape (m,)
     std : ndarray of shape (m,)
     """
-    X = check_X(X)
-    m = X.shape[1]
-    mean = X.mean(axis=0) if mean is None else as_finite_array(mean, "mean", ndim=1)
-    std = X.std(axis=0) if std is None else _check_std(std)
-    for name, stat in (("mean", mean), ("std", std)):
-        if stat.shape != (m,):
-            raise ValueError(f"{name} has shape {stat.shape} but X has {m} columns; expected shape ({m},). "
-                             "Pass the mean and std that standardize returned for the training set.")
-    if np.any(std <= 0):
-        cols = np.flatnonzero(std <= 0).tolist()
-        raise ValueError(
-            f"column(s) {cols} of X have standard deviation {std[cols].tolist()}; expected > 0. "
-            "A constant feature carries no information: drop it before standardizing."
-        )
+    mean = X.mean(axis=0) if mean is None else mean  # (m,): x̄ⱼ
+    std = X.std(axis=0) if std is None else std  # (m,): sⱼ, with ddof=0
     return (X - mean) / std, mean, std
 
 
+@checked(std="array (m,)", mean="array (m,)", w_std="array (m + 1,)", also=positive_std)
 def unstandardize_weights(w_std, mean, std):
     """Turn weights learned on standardized features into weights for raw features, eq. (1.18).
 
@@ -60,31 +51,13 @@ def unstandardize_weights(w_std, mean, std):
     -------
     w : ndarray of shape (m + 1,)
     """
-    w_std = as_finite_array(w_std, "w_std", ndim=1)
-    mean = as_finite_array(mean, "mean", ndim=1)
-    std = _check_std(std)
-    if not (w_std.shape[0] == mean.shape[0] + 1 == std.shape[0] + 1):
-        raise ValueError(
-            f"w_std has {w_std.shape[0]} entries, mean {mean.shape[0]} and std {std.shape[0]}; "
-            "expected len(w_std) == len(mean) + 1 == len(std) + 1 (bias first)."
-        )
-    slopes = w_std[1:] / std  # (m,)
-    bias = w_std[0] - slopes @ mean
-    return np.r_[bias, slopes]
+    slopes = w_std[1:] / std  # (m,): wⱼ = w̃ⱼ / sⱼ
+    bias = w_std[0] - slopes @ mean  # w₀ = w̃₀ − Σⱼ w̃ⱼx̄ⱼ/sⱼ
+    return np.r_[bias, slopes]  # (m + 1,)
 
 
-def _check_std(std):
-    """A given ``std``: a 1-D array of finite standard deviations, every one > 0 (each divides a column)."""
-    std = as_finite_array(std, "std", ndim=1)
-    if np.any(std <= 0):
-        cols = np.flatnonzero(std <= 0).tolist()
-        raise ValueError(
-            f"std has the value(s) {std[cols].tolist()} at position(s) {cols}; expected standard deviations > 0. "
-            "Pass the std returned by standardize (which refuses a constant column: drop it first)."
-        )
-    return std
-
-
+@checked(X="array (N, m)", y="array (N,)", test_fraction=open_probability, rng="rng", stratify="flag",
+         also=(held_out_size, labels_if_stratified))
 def train_test_split(X, y, *, test_fraction, rng, stratify=False):
     """Shuffle the examples and hold out a fraction of them for testing.
 
@@ -115,21 +88,11 @@ def train_test_split(X, y, *, test_fraction, rng, stratify=False):
     y_test : ndarray of shape (N_test,)
         Both parts in the random order of the permutation; every example is in exactly one of them.
     """
-    X, y = check_X_y(X, y)
-    rng = check_rng(rng)
-    stratify = check_flag(stratify, "stratify")
-    if not isinstance(test_fraction, float | int) or not 0 < test_fraction < 1:
-        raise ValueError(f"test_fraction must be a number strictly between 0 and 1; received {test_fraction!r}.")
     N = X.shape[0]
     n_test = max(1, round(test_fraction * N))
-    if n_test >= N:
-        raise ValueError(
-            f"test_fraction={test_fraction} leaves no training example out of N={N}; use a smaller fraction."
-        )
-    labels = check_labels(y, "y") if stratify else None
-    order = rng.permutation(N)
+    order = rng.permutation(N)  # (N,)
     if stratify:
-        in_test = _stratified_test_mask(labels[order], test_fraction, n_test)  # (N,) along the permutation
+        in_test = _stratified_test_mask(y[order].astype(np.int64), test_fraction, n_test)  # (N,) along the order
         test, train = order[in_test], order[~in_test]
     else:
         test, train = order[:n_test], order[n_test:]

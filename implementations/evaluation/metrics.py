@@ -6,12 +6,22 @@ from math import comb
 
 import numpy as np
 
-from .._validation import as_array, as_finite_array, check_flag, check_labels, check_nonnegative, check_positive_int
+from .._contract import checked
+from ..linear._checks import (
+    has_both_classes,
+    has_positive,
+    monotonic_points,
+    probabilities,
+    right_or_wrong,
+    same_examples,
+    some_cost,
+)
 
 __all__ = [
     "accuracy",
     "confusion_matrix",
     "precision_recall_f1",
+    "counts_at_thresholds",
     "roc_curve",
     "auc",
     "roc_auc",
@@ -25,18 +35,7 @@ __all__ = [
 ]
 
 
-def _check_pair(y_true, y_pred, num_classes=None):
-    y_true = check_labels(y_true, "y_true", num_classes=num_classes)
-    y_pred = check_labels(y_pred, "y_pred", num_classes=num_classes)
-    if y_true.shape != y_pred.shape:
-        raise ValueError(
-            f"y_true has {y_true.shape[0]} labels but y_pred has {y_pred.shape[0]}; expected one prediction per label."
-        )
-    if y_true.size == 0:
-        raise ValueError("y_true and y_pred are empty; expected at least one label.")
-    return y_true, y_pred
-
-
+@checked(y_true="labels (N,)", y_pred="labels (N,)")
 def accuracy(y_true, y_pred):
     """Fraction of correct predictions, (1/N) Σᵢ [ŷ⁽ⁱ⁾ = y⁽ⁱ⁾].
 
@@ -49,10 +48,10 @@ def accuracy(y_true, y_pred):
     -------
     acc : float in [0, 1]
     """
-    y_true, y_pred = _check_pair(y_true, y_pred)
     return float(np.mean(y_true == y_pred))
 
 
+@checked(num_classes="count", y_true="labels (N,) < num_classes", y_pred="labels (N,) < num_classes")
 def confusion_matrix(y_true, y_pred, *, num_classes):
     """Counts C[i, j] of examples of true class i predicted as class j.
 
@@ -70,13 +69,12 @@ def confusion_matrix(y_true, y_pred, *, num_classes):
     -------
     C : ndarray of shape (K, K), int64
     """
-    num_classes = check_positive_int(num_classes, "num_classes")
-    y_true, y_pred = _check_pair(y_true, y_pred, num_classes)
-    C = np.zeros((num_classes, num_classes), dtype=np.int64)
+    C = np.zeros((num_classes, num_classes), dtype=np.int64)  # (K, K)
     np.add.at(C, (y_true, y_pred), 1)  # one count per example
     return C
 
 
+@checked(num_classes="count", y_true="labels (N,) < num_classes", y_pred="labels (N,) < num_classes")
 def precision_recall_f1(y_true, y_pred, *, num_classes=2):
     """Precision, recall and F1 of every class, one against the rest.
 
@@ -96,10 +94,8 @@ def precision_recall_f1(y_true, y_pred, *, num_classes=2):
         ``nan`` where a ratio is 0/0 (a class never predicted, or absent from ``y_true``), never a
         silent 0.
     """
-    C = confusion_matrix(y_true, y_pred, num_classes=num_classes).astype(np.float64)
-    tp = np.diag(C)  # (K,)
-    predicted = C.sum(axis=0)  # (K,) column sums
-    actual = C.sum(axis=1)  # (K,) row sums
+    C = confusion_matrix(y_true, y_pred, num_classes=num_classes).astype(np.float64)  # (K, K)
+    tp, predicted, actual = np.diag(C), C.sum(axis=0), C.sum(axis=1)  # (K,) each: column and row sums
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = np.where(predicted > 0, tp / predicted, np.nan)
         recall = np.where(actual > 0, tp / actual, np.nan)
@@ -115,52 +111,27 @@ def precision_recall_f1(y_true, y_pred, *, num_classes=2):
 # scores allow; the curves below are those matrices, one point per distinct score.
 
 
-def _check_scores(y_true, scores, *, need_negative=True):
-    """Binary labels y_true (N,) and finite real scores (N,), N >= 1, with the classes the curve divides by."""
-    y_true = check_labels(y_true, "y_true", num_classes=2)
-    scores = as_finite_array(scores, "scores", ndim=1)
-    if scores.shape[0] != y_true.shape[0]:
-        raise ValueError(f"y_true has {y_true.shape[0]} labels but scores has {scores.shape[0]} entries; "
-                         "expected one score per label.")
-    if y_true.size == 0:
-        raise ValueError("y_true and scores are empty; expected at least one example of each class.")
-    _check_classes_present(y_true, need_negative=need_negative)
-    return y_true, scores
+@checked(y_true="labels (N,) < 2", scores="array (N,)")
+def counts_at_thresholds(y_true, scores):
+    """False and true positives FP(τ) and TP(τ) at every distinct score τ, highest first: the counts behind the curves.
 
+    Predicting 1 for the examples with s ≥ τ, TP(τ) counts the positives and FP(τ) the negatives among them, the
+    counts of the rates of eq. (2.16). Sorting the examples by score, highest first, a cumulative sum of the labels
+    gives every count at once. Tied scores form one point: a threshold admits all the examples of a tie or none.
 
-def _check_classes_present(y_true, *, need_negative):
-    num_pos = int(y_true.sum())
-    if num_pos == 0:
-        raise ValueError(f"y_true has no positive example (label 1) among its {y_true.size} labels; expected at "
-                         "least one: the true-positive rate (recall) divides by the number of positives. Evaluate "
-                         "on a sample that contains both classes (e.g. a stratified split).")
-    if need_negative and num_pos == y_true.size:
-        raise ValueError(f"y_true has no negative example (label 0) among its {y_true.size} labels; expected at "
-                         "least one: the false-positive rate divides by the number of negatives. Evaluate on a "
-                         "sample that contains both classes (e.g. a stratified split).")
+    Parameters
+    ----------
+    y_true : array_like of shape (N,)
+        Labels 0 or 1.
+    scores : array_like of shape (N,)
+        Finite real scores, larger meaning "more likely class 1".
 
-
-def _check_probabilities(y_true, p):
-    """Binary labels y_true (N,) and probabilities p (N,) of class 1, each in [0, 1], N >= 1."""
-    y_true = check_labels(y_true, "y_true", num_classes=2)
-    p = as_finite_array(p, "p", ndim=1)
-    if p.shape[0] != y_true.shape[0]:
-        raise ValueError(f"y_true has {y_true.shape[0]} labels but p has {p.shape[0]} probabilities; "
-                         "expected one probability per label.")
-    if p.size == 0:
-        raise ValueError("y_true and p are empty; expected at least one example.")
-    outside = np.flatnonzero((p < 0) | (p > 1))
-    if outside.size:
-        raise ValueError(f"p must hold probabilities in [0, 1]; received {outside.size} entries outside, the first "
-                         f"p[{outside[0]}] = {p[outside[0]]:g}. Pass the predicted probability of class 1 "
-                         "(e.g. sigmoid of the logit), not a raw score.")
-    return y_true, p
-
-
-def _counts_at_thresholds(y_true, scores):
-    """False and true positives when predicting 1 for s ≥ τ, for every distinct score τ, highest first.
-
-    Tied scores form one point: the threshold either admits all examples of a tie or none of them.
+    Returns
+    -------
+    fp, tp : ndarray of shape (T,), int64
+        Non-decreasing; T is the number of distinct scores.
+    thresholds : ndarray of shape (T,)
+        The distinct scores, decreasing.
     """
     order = np.argsort(-scores, kind="stable")  # (N,) highest score first
     s, y = scores[order], y_true[order]  # (N,) each
@@ -170,23 +141,7 @@ def _counts_at_thresholds(y_true, scores):
     return fp, tp, s[last_of_tie]
 
 
-def _roc_points(y_true, scores, drop_intermediate=False):
-    fp, tp, thresholds = _counts_at_thresholds(y_true, scores)  # (T,) each
-    if drop_intermediate and fp.size > 2:
-        # keep a point only where the curve turns: a non-zero second difference of fp or tp
-        corner = np.r_[True, (np.diff(fp, 2) != 0) | (np.diff(tp, 2) != 0), True]  # (T,)
-        fp, tp, thresholds = fp[corner], tp[corner], thresholds[corner]
-    fp, tp = np.r_[0, fp], np.r_[0, tp]  # (T + 1,) the curve starts at (0, 0): τ = +inf predicts no positive
-    thresholds = np.r_[np.inf, thresholds]  # (T + 1,)
-    return fp / fp[-1], tp / tp[-1], thresholds
-
-
-def _trapezoid_area(x, y):
-    dx = np.diff(x)  # (n - 1,)
-    area = np.sum(dx * (y[1:] + y[:-1]) / 2)  # trapezoids between neighbouring points
-    return float(-area if np.any(dx < 0) else area)  # decreasing x: the area is still counted positive
-
-
+@checked(y_true="labels (N,) < 2", scores="array (N,)", drop_intermediate="flag", also=has_both_classes)
 def roc_curve(y_true, scores, *, drop_intermediate=False):
     """Receiver operating characteristic: TPR against FPR, eq. (2.16), at every threshold.
 
@@ -216,11 +171,15 @@ def roc_curve(y_true, scores, *, drop_intermediate=False):
     thresholds : ndarray of shape (T + 1,)
         Decreasing; ``thresholds[0]`` is +inf and ``thresholds[k]`` gives the point (``fpr[k]``, ``tpr[k]``).
     """
-    y_true, scores = _check_scores(y_true, scores)
-    drop_intermediate = check_flag(drop_intermediate, "drop_intermediate")
-    return _roc_points(y_true, scores, drop_intermediate)
+    fp, tp, thresholds = counts_at_thresholds(y_true, scores)  # (T,) each
+    if drop_intermediate and fp.size > 2:  # keep a point only where the curve turns: fp or tp changes its slope
+        corner = np.r_[True, (np.diff(fp, 2) != 0) | (np.diff(tp, 2) != 0), True]  # (T,)
+        fp, tp, thresholds = fp[corner], tp[corner], thresholds[corner]
+    fp, tp = np.r_[0, fp], np.r_[0, tp]  # (T + 1,) the curve starts at (0, 0): τ = +inf predicts no positive
+    return fp / fp[-1], tp / tp[-1], np.r_[np.inf, thresholds]  # FPR = FP / N₀ and TPR = TP / N₁
 
 
+@checked(x="array (n,)", y="array (n,)", also=monotonic_points)
 def auc(x, y):
     """Area under a curve through the points (x, y), by the trapezoidal rule: Σₖ (xₖ₊₁ − xₖ)(yₖ + yₖ₊₁)/2.
 
@@ -235,22 +194,12 @@ def auc(x, y):
     area : float
         As ``sklearn.metrics.auc``.
     """
-    x = as_finite_array(x, "x", ndim=1)
-    y = as_finite_array(y, "y", ndim=1)
-    if x.shape != y.shape:
-        raise ValueError(f"x has {x.shape[0]} points but y has {y.shape[0]}; expected one y per x.")
-    if x.size < 2:
-        raise ValueError(f"x has {x.size} point(s); expected at least 2 to enclose an area.")
-    dx = np.diff(x)
-    if np.any(dx < 0) and np.any(dx > 0):
-        direction = np.sign(dx[dx != 0][0])  # set by the first step that moves
-        k = int(np.flatnonzero(np.sign(dx) == -direction)[0])  # the first step against it
-        raise ValueError(f"x must be monotonic (non-decreasing or non-increasing); received x[{k}] = {x[k]:g} "
-                         f"followed by x[{k + 1}] = {x[k + 1]:g}, against the direction of the points before. Sort "
-                         "the points by x first: order = np.argsort(x, kind='stable'); auc(x[order], y[order]).")
-    return _trapezoid_area(x, y)
+    dx = np.diff(x)  # (n − 1,)
+    area = np.sum(dx * (y[1:] + y[:-1]) / 2)  # trapezoids between neighbouring points
+    return float(-area if np.any(dx < 0) else area)  # decreasing x: the area is still counted positive
 
 
+@checked(y_true="labels (N,) < 2", scores="array (N,)", also=has_both_classes)
 def roc_auc(y_true, scores):
     """Area under the ROC curve, eq. (2.18): the probability that a random positive scores above a random negative.
 
@@ -271,19 +220,11 @@ def roc_auc(y_true, scores):
     area : float in [0, 1]
         As ``sklearn.metrics.roc_auc_score``.
     """
-    y_true, scores = _check_scores(y_true, scores)
-    fpr, tpr, _ = _roc_points(y_true, scores)
-    return _trapezoid_area(fpr, tpr)
+    fpr, tpr, _ = roc_curve(y_true, scores)  # (T + 1,) each
+    return auc(fpr, tpr)  # the trapezoids add up to the pair count
 
 
-def _pr_points(y_true, scores):
-    fp, tp, thresholds = _counts_at_thresholds(y_true, scores)  # (T,) each, highest threshold first
-    precision = tp / (tp + fp)  # (T,) tp + fp ≥ 1: a threshold equal to a score admits that example
-    recall = tp / tp[-1]  # (T,) tp[-1] is the number of positives
-    # lowest threshold first, then the end point (recall 0, precision 1) of τ = +inf
-    return np.r_[precision[::-1], 1.0], np.r_[recall[::-1], 0.0], thresholds[::-1]
-
-
+@checked(y_true="labels (N,) < 2", scores="array (N,)", also=has_positive)
 def precision_recall_curve(y_true, scores):
     """Precision and recall, eq. (2.16), at every threshold, lowest threshold (highest recall) first.
 
@@ -311,10 +252,14 @@ def precision_recall_curve(y_true, scores):
     thresholds : ndarray of shape (T,)
         The T distinct scores, increasing.
     """
-    y_true, scores = _check_scores(y_true, scores, need_negative=False)
-    return _pr_points(y_true, scores)
+    fp, tp, thresholds = counts_at_thresholds(y_true, scores)  # (T,) each, highest threshold first
+    precision = tp / (tp + fp)  # (T,) tp + fp ≥ 1: a threshold equal to a score admits that example
+    recall = tp / tp[-1]  # (T,) tp[-1] is the number of positives
+    # lowest threshold first, then the end point (recall 0, precision 1) of τ = +inf
+    return np.r_[precision[::-1], 1.0], np.r_[recall[::-1], 0.0], thresholds[::-1]
 
 
+@checked(y_true="labels (N,) < 2", scores="array (N,)", also=has_positive)
 def average_precision(y_true, scores):
     """Average precision, eq. (2.19): the precision at each threshold weighted by the recall it adds, Σₙ (Rₙ − Rₙ₋₁) Pₙ.
 
@@ -334,14 +279,14 @@ def average_precision(y_true, scores):
     -------
     ap : float in [0, 1]
     """
-    y_true, scores = _check_scores(y_true, scores, need_negative=False)
-    precision, recall, _ = _pr_points(y_true, scores)  # (T + 1,) each, recall decreasing
+    precision, recall, _ = precision_recall_curve(y_true, scores)  # (T + 1,) each, recall decreasing
     return float(np.sum((recall[:-1] - recall[1:]) * precision[:-1]))  # Σ (Rₙ − Rₙ₋₁) Pₙ
 
 
 # --- probabilities: proper scores and calibration -----------------------------------------------------------------
 
 
+@checked(y_true="labels (N,) < 2", p="array (N,)", also=probabilities)
 def brier_score(y_true, p):
     """Brier score, eq. (2.22), the mean squared error of the predicted probabilities: (1/N) Σᵢ (p⁽ⁱ⁾ − y⁽ⁱ⁾)².
 
@@ -359,10 +304,10 @@ def brier_score(y_true, p):
     score : float in [0, 1]
         As ``sklearn.metrics.brier_score_loss``.
     """
-    y_true, p = _check_probabilities(y_true, p)
     return float(np.mean((p - y_true) ** 2))
 
 
+@checked(y_true="labels (N,) < 2", p="array (N,)", also=probabilities)
 def log_loss(y_true, p):
     """Log-loss, eq. (2.22), the mean negative log-likelihood −(1/N) Σᵢ [y⁽ⁱ⁾ log p⁽ⁱ⁾ + (1 − y⁽ⁱ⁾) log(1 − p⁽ⁱ⁾)].
 
@@ -383,13 +328,13 @@ def log_loss(y_true, p):
     loss : float >= 0
         As ``sklearn.metrics.log_loss(y_true, p, labels=[0, 1])``.
     """
-    y_true, p = _check_probabilities(y_true, p)
     eps = np.finfo(np.float64).eps
     p_label = np.where(y_true == 1, p, 1 - p)  # (N,) probability given to the true label
     p_label = np.clip(p_label, eps, 1 - eps)  # visible trick: log never sees 0
     return float(-np.mean(np.log(p_label)))
 
 
+@checked(y_true="labels (N,) < 2", p="array (N,)", num_bins="count", also=probabilities)
 def reliability_curve(y_true, p, *, num_bins):
     """Calibration in bins: mean predicted probability against the observed frequency of class 1.
 
@@ -417,8 +362,6 @@ def reliability_curve(y_true, p, *, num_bins):
         always bin k; ``sklearn.calibration.calibration_curve(strategy="uniform")`` returns the non-empty bins
         only, and equals ``observed_frequency[count > 0]``, ``mean_predicted[count > 0]``.
     """
-    y_true, p = _check_probabilities(y_true, p)
-    num_bins = check_positive_int(num_bins, "num_bins")
     edges = np.linspace(0.0, 1.0, num_bins + 1)  # (num_bins + 1,)
     bin_of = np.searchsorted(edges[1:-1], p, side="left")  # (N,) on an inner edge: the lower bin
     count = np.bincount(bin_of, minlength=num_bins)  # (num_bins,)
@@ -430,6 +373,7 @@ def reliability_curve(y_true, p, *, num_bins):
     return mean_predicted, observed_frequency, count.astype(np.int64)
 
 
+@checked(c_fp="penalty", c_fn="penalty", also=some_cost)
 def cost_optimal_threshold(c_fp, c_fn):
     """The threshold on a calibrated probability with the least expected cost, τ* = c_FP / (c_FP + c_FN), eq. (2.20).
 
@@ -453,31 +397,10 @@ def cost_optimal_threshold(c_fp, c_fn):
         the base rate the probabilities were fitted to. The ends 0 (c_FP = 0: always predict 1) and 1 (c_FN = 0:
         never) are returned as they are, although ``logistic.predict`` accepts only thresholds strictly between them.
     """
-    c_fp = check_nonnegative(c_fp, "c_fp")
-    c_fn = check_nonnegative(c_fn, "c_fn")
-    if c_fp + c_fn == 0:
-        raise ValueError("c_fp and c_fn are both 0; expected at least one positive cost (with no cost at all every "
-                         "threshold is optimal). Give the costs of a false positive and a false negative.")
     return c_fp / (c_fp + c_fn)
 
 
-def _check_correct(correct, name, length=None):
-    """``correct`` as a 1-D bool array (True where the classifier is right), refused by name otherwise."""
-    correct = as_array(correct, name, dtype=None)
-    if correct.ndim != 1 or correct.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D array, one entry per test example; received shape "
-                         f"{correct.shape}.")
-    if correct.dtype != bool:
-        if correct.dtype.kind not in "iuf" or not np.isin(correct, (0, 1)).all():
-            raise ValueError(f"{name} must hold True/False (or 1/0) for right/wrong; received values other than 0 "
-                             "and 1. Pass predictions == labels.")
-        correct = correct.astype(bool)
-    if length is not None and correct.size != length:
-        raise ValueError(f"{name} has {correct.size} entries but correct_a has {length}; both must score the same "
-                         "test examples, in the same order.")
-    return correct
-
-
+@checked(correct_a=right_or_wrong, correct_b=right_or_wrong, also=same_examples)
 def mcnemar_test(correct_a, correct_b):
     """McNemar's exact test of two classifiers scored on the same examples.
 
@@ -499,8 +422,6 @@ def mcnemar_test(correct_a, correct_b):
         c, the examples only B gets right.
     p_value : float in (0, 1]
     """
-    correct_a = _check_correct(correct_a, "correct_a")
-    correct_b = _check_correct(correct_b, "correct_b", correct_a.size)
     only_a, only_b = int(np.sum(correct_a & ~correct_b)), int(np.sum(correct_b & ~correct_a))
     n = only_a + only_b
     tail = sum(comb(n, k) for k in range(max(only_a, only_b), n + 1)) / 2**n  # P(the larger count or more)

@@ -12,23 +12,15 @@ The package's fit functions plug in with a lambda, e.g.
 lambda w, X, y: np.mean((y - regression.predict(X, w)) ** 2), X, y, k=5, rng=rng)``.
 """
 
-import math
-import numbers
-
 import numpy as np
 
-from .._validation import (
-    as_finite_array,
-    check_callable,
-    check_flag,
-    check_positive_int,
-    check_rng,
-    check_X_y,
-)
+from .._contract import checked
+from ..linear._checks import fit_function, fold_count, rng_if_shuffled, score_function, several_training_sets
 
 __all__ = ["bias_variance", "k_fold_indices", "cross_val_score"]
 
 
+@checked(predictions="array (G, R)", h="array (G,)", also=several_training_sets)
 def bias_variance(predictions, h):
     """Squared bias and variance of a model over training sets, at each input: the last two terms of eq. (1.27).
 
@@ -55,20 +47,13 @@ def bias_variance(predictions, h):
     bias2 : ndarray of shape (G,)
     variance : ndarray of shape (G,)
     """
-    predictions = as_finite_array(predictions, "predictions", ndim=2, allow_empty=False)
-    h = as_finite_array(h, "h", ndim=1, allow_empty=False)
-    if h.shape[0] != predictions.shape[0]:
-        raise ValueError(f"h has {h.shape[0]} entries but predictions has {predictions.shape[0]} rows; expected "
-                         "one value h(x_g) per input, i.e. per row of predictions (one column per training set).")
-    if predictions.shape[1] < 2:
-        raise ValueError(f"predictions has {predictions.shape[1]} column; expected one column per training set, "
-                         "at least 2, since a variance over training sets needs more than one of them.")
     mean_prediction = predictions.mean(axis=1)  # (G,): f̄(x_g), the estimate of E_D f̂_D(x_g)
     bias2 = (h - mean_prediction) ** 2  # (G,)
     variance = np.mean((predictions - mean_prediction[:, None]) ** 2, axis=1)  # (G,): divided by R
     return bias2, variance
 
 
+@checked(n="count", k="count", rng="rng?", shuffle="flag", also=(fold_count, rng_if_shuffled))
 def k_fold_indices(n, k, *, rng, shuffle=True):
     """Split the indices 0, …, n − 1 into k validation folds and their complementary training sets.
 
@@ -95,22 +80,7 @@ def k_fold_indices(n, k, *, rng, shuffle=True):
         ``train_idx`` of shape (n − n_i,) and ``val_idx`` of shape (n_i,), int64 arrays in increasing order,
         n_i the size of fold i.
     """
-    n = check_positive_int(n, "n")
-    k = check_positive_int(k, "k")
-    shuffle = check_flag(shuffle, "shuffle")
-    if shuffle or rng is not None:
-        rng = check_rng(rng)
-    if not 2 <= k <= n:
-        raise ValueError(
-            f"k must be between 2 and n={n}; received k={k}. Each of the k folds is validated once on a model "
-            "trained on the others, so k = 1 leaves no training data and k > n leaves a fold empty."
-        )
-    return _k_fold_indices(n, k, rng if shuffle else None)
-
-
-def _k_fold_indices(n, k, rng):
-    """:func:`k_fold_indices` on checked inputs; ``rng`` None means no shuffling."""
-    order = np.arange(n) if rng is None else rng.permutation(n)  # (n,)
+    order = rng.permutation(n) if shuffle else np.arange(n)  # (n,)
     fold_sizes = np.full(k, n // k)  # (k,)
     fold_sizes[: n % k] += 1  # the first n mod k folds take one example more
     stops = np.cumsum(fold_sizes)  # (k,): fold i is order[stops[i] − n_i : stops[i]]
@@ -122,6 +92,8 @@ def _k_fold_indices(n, k, rng):
     return folds
 
 
+@checked(fit=fit_function, score=score_function, X="array (N, m)", y="array (N,)", k="count", rng="rng?",
+         shuffle="flag", also=(fold_count, rng_if_shuffled))
 def cross_val_score(fit, score, X, y, *, k, rng, shuffle=True):
     """k-fold cross-validation, eq. (1.28): fit on k − 1 folds, score on the held-out one, once per fold.
 
@@ -153,21 +125,9 @@ def cross_val_score(fit, score, X, y, *, k, rng, shuffle=True):
     scores : ndarray of shape (k,)
         Entry i is the score on validation fold i.
     """
-    fit = check_callable(fit, "fit", what="a function fit(X_train, y_train) -> model")
-    score = check_callable(score, "score", what="a function score(model, X_val, y_val) -> float")
-    X, y = check_X_y(X, y)
-    folds = k_fold_indices(X.shape[0], k, rng=rng, shuffle=shuffle)  # checks k, rng and shuffle
-
+    folds = k_fold_indices(X.shape[0], k, rng=rng, shuffle=shuffle)  # [(train_idx, val_idx)] * k
     scores = np.empty(len(folds))  # (k,)
     for i, (train, val) in enumerate(folds):
-        model = fit(X[train], y[train])  # X[train]: (N − n_i, m)
-        s = score(model, X[val], y[val])  # X[val]: (n_i, m)
-        if isinstance(s, np.ndarray) and s.size == 1:
-            s = s.item()  # a 0-d or one-entry array counts as its number
-        if isinstance(s, bool) or not isinstance(s, numbers.Real) or not math.isfinite(s):
-            raise ValueError(
-                f"score returned {s!r} on fold {i}; expected one finite number. Make score return a float, "
-                "e.g. score=lambda w, X, y: float(np.mean((y - regression.predict(X, w)) ** 2))."
-            )
-        scores[i] = s
+        model = fit(X[train], y[train])  # w_{−i}, fitted on X[train]: (N − n_i, m)
+        scores[i] = score(model, X[val], y[val])  # E_i, on X[val]: (n_i, m)
     return scores

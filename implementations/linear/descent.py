@@ -1,8 +1,8 @@
 """The batch gradient-descent loop shared by the linear, logistic and softmax models."""
 
-import math
-
 import numpy as np
+
+from ._checks import stop_if_cost_rose
 
 
 def descend(cost_and_gradient, w, *, eta, num_iters, tol=None):
@@ -11,8 +11,7 @@ def descend(cost_and_gradient, w, *, eta, num_iters, tol=None):
     Parameters
     ----------
     cost_and_gradient : callable
-        w -> (J(w), ∇J(w)): the cost as a float and its gradient, an array of the shape of ``w``. One call
-        gives both because they share their expensive part (the residuals or the logits). It receives
+        w -> (J(w), ∇J(w)): the cost as a float and its gradient, an array of the shape of ``w``. It works on
         inputs checked once by the caller, so it does no checks of its own.
     w : ndarray
         Starting weights, updated in place (pass a copy).
@@ -40,12 +39,7 @@ def descend(cost_and_gradient, w, *, eta, num_iters, tol=None):
     for k in range(num_iters):
         w -= eta * grad
         cost, grad = cost_and_gradient(w)
-        if not math.isfinite(cost) or cost > cost_prev * (1 + 1e-9) + 1e-300:
-            raise ValueError(
-                f"gradient descent diverged at update {k + 1}: the cost rose from {cost_prev:.4g} to "
-                f"{cost:.4g}. The learning rate eta={eta:g} is too large; try eta={eta / 10:g} "
-                "or standardize the features."
-            )
+        stop_if_cost_rose(cost, cost_prev, update=k + 1, eta=eta)  # a convex cost never rises for a small η
         cost_history[k] = cost
         if tol is not None and cost_prev - cost <= tol * cost_prev:
             return w, cost_history[: k + 1]

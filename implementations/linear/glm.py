@@ -9,39 +9,35 @@ Chapter 2, section "Generalized linear models". Conventions are those of :mod:`i
 Poisson regression models a count as Poisson with mean μ = e^z, z = wᵀφ: the log link, which is the Poisson
 distribution's canonical link, so that its gradient is eq. (2.24) with μ = e^z. Its cost is the averaged negative
 log-likelihood without the constant log y!, and its Hessian (1/N) Φᵀ diag(μ) Φ is that of every canonical GLM,
-with the variance of y (for a Poisson count, its mean μ) in the diagonal. :func:`newton` is the loop of
-:func:`implementations.linear.logistic.fit_logistic_newton`, written once for any cost whose gradient and Hessian
-the caller provides.
+with the variance of y (for a Poisson count, its mean μ) in the diagonal. :func:`newton` is the Newton loop
+written once for any cost whose gradient and Hessian the caller provides: logistic regression
+(:func:`~implementations.linear.logistic.fit_logistic_newton` and
+:func:`~implementations.linear.logistic.fit_logistic_weighted`) and Poisson regression (:func:`fit_poisson`) run it.
 """
 
 import numpy as np
 
-from .._validation import (
-    as_finite_array,
-    check_callable,
-    check_nonnegative,
-    check_positive_int,
-    check_w,
-    check_X_y,
-)
+from .._contract import checked
+from ._checks import counts, full_column_rank, newton_function, some_positive_count, stop_if_singular
 from .regression import add_bias
 
 __all__ = ["newton", "poisson_cost", "poisson_gradient_hessian", "fit_poisson"]
 
 
+@checked(gradient_and_hessian=newton_function, w_init="array (P,)", num_iters="count", tol="penalty")
 def newton(gradient_and_hessian, w_init, *, num_iters, tol=1e-12):
     """Newton's method w ← w − H⁻¹∇J, eq. (2.9), for any cost whose gradient and Hessian are given.
 
     Each step solves H s = ∇J (no inverse is formed) and subtracts s. It stops after ``num_iters`` steps, or
     earlier once a step changes no weight by more than ``tol`` relative to the largest weight. There is no
-    line search: like :func:`implementations.linear.logistic.fit_logistic_newton`, it relies on starting close
-    enough to the minimum of a convex cost.
+    line search: it relies on starting close enough to the minimum of a convex cost.
 
     Parameters
     ----------
     gradient_and_hessian : callable
         w -> (grad, H): the gradient, an array of shape (P,), and the Hessian, of shape (P, P), of the cost
-        at w, an array of shape (P,). It must not modify w.
+        at w, an array of shape (P,). It must not modify w. Called from outside the package, each of its results
+        is checked (a pair of finite arrays of those shapes).
     w_init : array_like of shape (P,)
         Starting weights (not modified).
     num_iters : int
@@ -56,36 +52,14 @@ def newton(gradient_and_hessian, w_init, *, num_iters, tol=1e-12):
     Raises
     ------
     ValueError
-        If ``gradient_and_hessian`` returns arrays of the wrong shapes or non-finite values (the iteration
-        diverged: start closer to the minimum), or a Hessian that is singular (condition number above 1e12).
+        If ``gradient_and_hessian`` returns arrays of the wrong shapes, or the gradient or the Hessian is not finite
+        (the iteration diverged: start closer to the minimum), or the Hessian is singular (condition number above
+        1e12).
     """
-    gradient_and_hessian = check_callable(gradient_and_hessian, "gradient_and_hessian",
-                                          what="a function w -> (gradient, Hessian)")
-    w = as_finite_array(w_init, "w_init", ndim=1, allow_empty=False).copy()  # (P,)
-    num_iters = check_positive_int(num_iters, "num_iters")
-    tol = check_nonnegative(tol, "tol")
-    P = w.shape[0]
+    w = w_init.copy()  # (P,)
     for k in range(num_iters):
-        result = gradient_and_hessian(w)
-        if not isinstance(result, tuple) or len(result) != 2:
-            raise ValueError(f"gradient_and_hessian must return a pair (gradient, Hessian); received "
-                             f"{type(result).__name__}. End it with `return grad, H`.")
-        grad, H = (np.asarray(part, dtype=np.float64) for part in result)
-        if grad.shape != (P,) or H.shape != (P, P):
-            raise ValueError(f"gradient_and_hessian returned a gradient of shape {grad.shape} and a Hessian of "
-                             f"shape {H.shape}; expected ({P},) and ({P}, {P}) for weights of shape ({P},).")
-        if not (np.isfinite(grad).all() and np.isfinite(H).all()):
-            raise ValueError(
-                f"the gradient or the Hessian from gradient_and_hessian is not finite at Newton step {k + 1}: the "
-                "iteration diverged. Start closer to the minimum (e.g. the bias at the log of the mean count for "
-                "Poisson regression) or regularize."
-            )
-        if np.linalg.cond(H) > 1e12:
-            raise ValueError(
-                f"the Hessian from gradient_and_hessian is singular at Newton step {k + 1} (condition number "
-                f"{np.linalg.cond(H):.2g}); expected an invertible one. Check for duplicate or constant features, "
-                "or pass a penalty l2 > 0."
-            )
+        grad, H = gradient_and_hessian(w)  # (P,), (P, P)
+        stop_if_singular(grad, H, step=k + 1)  # diverged, or no unique minimum
         step = np.linalg.solve(H, grad)  # (P,) H⁻¹∇J without an inverse
         w -= step
         if np.max(np.abs(step)) <= tol * (1.0 + np.max(np.abs(w))):
@@ -93,26 +67,7 @@ def newton(gradient_and_hessian, w_init, *, num_iters, tol=1e-12):
     return w
 
 
-def _check_counts(X, y):
-    """Validate features (N, m) and counts y (N,) ≥ 0, not all zero."""
-    X, y = check_X_y(X, y)
-    if (y < 0).any():
-        raise ValueError(f"y must hold counts >= 0; received {int((y < 0).sum())} negative entries, the smallest "
-                         f"{y.min():g}. Poisson regression models non-negative counts.")
-    return X, y
-
-
-def _gradient_and_hessian(Phi, y, w, l2):
-    """:func:`poisson_gradient_hessian` on checked inputs: one Newton step of :func:`fit_poisson`."""
-    N = Phi.shape[0]
-    mu = np.exp(Phi @ w)  # (N,) mean counts μ = e^z
-    grad = Phi.T @ (mu - y) / N  # (m + 1,), eq. (2.24) with μ = e^z
-    grad[1:] += l2 / N * w[1:]
-    H = (Phi.T * mu) @ Phi / N  # (m + 1, m + 1) = Φᵀ diag(μ) Φ / N without forming diag(μ)
-    H[1:, 1:] += l2 / N * np.eye(Phi.shape[1] - 1)
-    return grad, H
-
-
+@checked(X="array (N, m)", y="array (N,)", w="array (m + 1,)", l2="penalty", also=counts)
 def poisson_cost(X, y, w, *, l2=0.0):
     """Averaged negative log-likelihood of Poisson regression, J(w) = (1/N) Σ (e^z − y z) + (λ/2N) Σ_{j≥1} w_j².
 
@@ -132,13 +87,11 @@ def poisson_cost(X, y, w, *, l2=0.0):
     -------
     J : float
     """
-    X, y = _check_counts(X, y)
-    w = check_w(w, X.shape[1])
-    l2 = check_nonnegative(l2, "l2")
     z = add_bias(X) @ w  # (N,) logarithms of the mean counts
     return float(np.mean(np.exp(z) - y * z) + 0.5 * l2 / X.shape[0] * (w[1:] @ w[1:]))
 
 
+@checked(X="array (N, m)", y="array (N,)", w="array (m + 1,)", l2="penalty", also=counts)
 def poisson_gradient_hessian(X, y, w, *, l2=0.0):
     """Gradient and Hessian of :func:`poisson_cost`, ∇J = (1/N) Φᵀ(μ − y) and H = (1/N) Φᵀ diag(μ) Φ.
 
@@ -159,12 +112,17 @@ def poisson_gradient_hessian(X, y, w, *, l2=0.0):
     H : ndarray of shape (m + 1, m + 1)
         Symmetric and positive semi-definite (definite when Φ has full column rank or λ > 0).
     """
-    X, y = _check_counts(X, y)
-    w = check_w(w, X.shape[1])
-    l2 = check_nonnegative(l2, "l2")
-    return _gradient_and_hessian(add_bias(X), y, w, l2)
+    Phi, N = add_bias(X), X.shape[0]  # (N, m + 1)
+    mu = np.exp(Phi @ w)  # (N,) mean counts μ = e^z
+    grad = Phi.T @ (mu - y) / N  # (m + 1,), eq. (2.24) with μ = e^z
+    grad[1:] += l2 / N * w[1:]
+    H = (Phi.T * mu) @ Phi / N  # (m + 1, m + 1) = Φᵀ diag(μ) Φ / N without forming diag(μ)
+    H[1:, 1:] += l2 / N * np.eye(X.shape[1])
+    return grad, H
 
 
+@checked(X="array (N, m)", y="array (N,)", l2="penalty", num_iters="count",
+         also=(counts, some_positive_count, full_column_rank))
 def fit_poisson(X, y, *, l2=0.0, num_iters=50):
     """Poisson regression by Newton's method, :func:`newton` on :func:`poisson_cost`.
 
@@ -193,19 +151,5 @@ def fit_poisson(X, y, *, l2=0.0, num_iters=50):
         exists), if λ = 0 and the columns of [1 | X] are linearly dependent (no unique minimum), or if the
         iteration diverges.
     """
-    X, y = _check_counts(X, y)
-    l2 = check_nonnegative(l2, "l2")
-    num_iters = check_positive_int(num_iters, "num_iters")
-    if not y.any():
-        raise ValueError("every count in y is 0: the maximum-likelihood mean count is 0, so the bias would be "
-                         "log 0 = -inf and no finite weights fit. Poisson regression needs some positive counts.")
-    Phi = add_bias(X)  # (N, m + 1), built once for all the steps
-    if l2 == 0.0 and np.linalg.matrix_rank(Phi) < Phi.shape[1]:  # then H = Φᵀdiag(μ)Φ/N is singular for every w
-        raise ValueError(
-            f"the columns of the design matrix [1 | X] are linearly dependent (rank {np.linalg.matrix_rank(Phi)} "
-            f"of {Phi.shape[1]}: a constant or duplicated feature, or fewer examples than weights), so the cost "
-            "has no unique minimum. Drop the redundant features or pass l2 > 0."
-        )
-    w_init = np.zeros(Phi.shape[1])
-    w_init[0] = np.log(y.mean())  # the constant model μ = ȳ
-    return newton(lambda w: _gradient_and_hessian(Phi, y, w, l2), w_init, num_iters=num_iters)
+    w_init = np.r_[np.log(y.mean()), np.zeros(X.shape[1])]  # (m + 1,): the constant model μ = ȳ
+    return newton(lambda w: poisson_gradient_hessian(X, y, w, l2=l2), w_init, num_iters=num_iters)

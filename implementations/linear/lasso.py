@@ -18,20 +18,14 @@ import math
 
 import numpy as np
 
-from .._validation import (
-    as_finite_array,
-    check_finite_any_shape,
-    check_nonnegative,
-    check_positive,
-    check_positive_int,
-    check_w,
-    check_X_y,
-)
-from .regression import _cost  # the squared-error part, (1/2N)‖y − Φw‖², as compute_cost(..., average=True)
+from .._contract import checked
+from ._checks import nonnegative_entries
+from .regression import compute_cost
 
 __all__ = ["soft_threshold", "lasso_cost", "l1_max", "fit_lasso", "lasso_path"]
 
 
+@checked(z="array", t="penalty")
 def soft_threshold(z, t):
     """The soft-thresholding operator soft(z, t) = sign(z) · max(abs(z) − t, 0), elementwise: eq. (1.31).
 
@@ -50,11 +44,10 @@ def soft_threshold(z, t):
     -------
     w : ndarray of the shape of ``z``
     """
-    z = check_finite_any_shape(z, "z")
-    t = check_nonnegative(t, "t")
     return np.sign(z) * np.maximum(np.abs(z) - t, 0.0)
 
 
+@checked(X="array (N, m)", y="array (N,)", w="array (m + 1,)", l1="penalty")
 def lasso_cost(X, y, w, *, l1):
     """The lasso cost J(w) = (1/2N) ‖y − Φw‖² + λ₁ Σ_{j≥1} abs(w_j) of eq. (1.29); the bias w₀ is not penalised.
 
@@ -71,12 +64,10 @@ def lasso_cost(X, y, w, *, l1):
     -------
     J : float
     """
-    X, y = check_X_y(X, y)
-    w = check_w(w, X.shape[1])
-    l1 = check_nonnegative(l1, "l1")
-    return _cost(X, y, w, 0.0, average=True) + l1 * float(np.abs(w[1:]).sum())  # (1/2N)‖y − Φw‖² + λ₁‖w_{1:}‖₁
+    return compute_cost(X, y, w, average=True) + l1 * float(np.abs(w[1:]).sum())  # (1/2N)‖y − Φw‖² + λ₁‖w_{1:}‖₁
 
 
+@checked(X="array (N, m)", y="array (N,)")
 def l1_max(X, y):
     """The smallest λ₁ at which the lasso sets every feature weight to zero: max_j abs((1/N) φ_jᵀ(y − ȳ)), eq. (1.30).
 
@@ -93,10 +84,9 @@ def l1_max(X, y):
     -------
     l1_max : float
     """
-    X, y = check_X_y(X, y)
     Xc, yc, _, _ = _centre(X, y)  # (N, m), (N,): (1/N) φ_jᵀ(y − ȳ) = (1/N) (φ_j − φ̄_j)ᵀ(y − ȳ)
     # the same dot products as the first coordinate step from w = 0, so that l1=l1_max(X, y) gives exact zeros
-    return max((abs(x_j @ yc) / X.shape[0] for x_j in np.ascontiguousarray(Xc.T)), default=0.0)  # m = 0: 0
+    return max(abs(x_j @ yc) / X.shape[0] for x_j in np.ascontiguousarray(Xc.T))  # max_j abs((1/N) φ_jᵀ(y − ȳ))
 
 
 def _centre(X, y):
@@ -118,8 +108,8 @@ def _solve_on_support(Xc_T, yc, l1, w):
     """
     N = yc.shape[0]
 
-    def cost(v, X_A):  # J restricted to the support
-        return np.sum((yc - v @ X_A) ** 2) / (2 * N) + l1 * np.abs(v).sum()
+    def cost(v, X_A):  # J of eq. (1.29) restricted to the support, on centred data: the bias is 0
+        return lasso_cost(X_A.T, yc, np.r_[0.0, v], l1=l1)
 
     while True:
         support = np.flatnonzero(w)  # (|A|,)
@@ -154,6 +144,7 @@ def _not_converged(num_iters, tol, what=""):
     )
 
 
+@checked(X="array (N, m)", y="array (N,)", l1="penalty", num_iters="count", tol="rate", w_init="array (m + 1,)?")
 def fit_lasso(X, y, *, l1, num_iters=1000, tol=1e-8, w_init=None):
     """Minimise the lasso cost (1.29) by cyclic coordinate descent, eqs. (1.30) and (1.31).
 
@@ -207,12 +198,8 @@ def fit_lasso(X, y, *, l1, num_iters=1000, tol=1e-8, w_init=None):
     ValueError
         If a sweep still changes a weight by ``tol`` or more after ``num_iters`` sweeps.
     """
-    X, y = check_X_y(X, y)
-    l1 = check_nonnegative(l1, "l1")
-    num_iters = check_positive_int(num_iters, "num_iters")
-    tol = check_positive(tol, "tol")
     m = X.shape[1]
-    w = np.zeros(m) if w_init is None else check_w(w_init, m, name="w_init")[1:].copy()  # (m,)
+    w = np.zeros(m) if w_init is None else w_init[1:].copy()  # (m,): the bias is computed, not started
 
     Xc, yc, x_mean, y_mean = _centre(X, y)  # (N, m), (N,): the bias is minimised out, w₀ = ȳ − x̄ᵀw
     Xc_T = np.ascontiguousarray(Xc.T)  # (m, N): row j is the centred column φ_j − φ̄_j
@@ -237,6 +224,8 @@ def fit_lasso(X, y, *, l1, num_iters=1000, tol=1e-8, w_init=None):
     raise _not_converged(num_iters, tol)
 
 
+@checked(X="array (N, m)", y="array (N,)", l1s="array (L,)", num_iters="count", tol="rate",
+         also=nonnegative_entries)
 def lasso_path(X, y, *, l1s, num_iters=1000, tol=1e-8):
     """Lasso weights, minimising eq. (1.29), for a sequence of penalties λ₁, each fit warm-started from the last.
 
@@ -266,14 +255,6 @@ def lasso_path(X, y, *, l1s, num_iters=1000, tol=1e-8):
     ValueError
         If the fit for some λ₁ does not converge within ``num_iters`` sweeps.
     """
-    X, y = check_X_y(X, y)
-    l1s = as_finite_array(l1s, "l1s", ndim=1, allow_empty=False)
-    if np.any(l1s < 0):
-        raise ValueError(f"l1s must hold penalties >= 0; received {l1s[l1s < 0].size} negative value(s), the first "
-                         f"{l1s[l1s < 0][0]:g}. Use e.g. l1s=l1_max(X, y) * np.logspace(0, -3, 30).")
-    num_iters = check_positive_int(num_iters, "num_iters")
-    tol = check_positive(tol, "tol")
-
     W = np.empty((l1s.size, X.shape[1] + 1))  # (L, m + 1)
     w = np.zeros(X.shape[1] + 1)  # (m + 1,): carried from one λ₁ to the next
     for i in np.argsort(-l1s, kind="stable"):  # largest λ₁ first

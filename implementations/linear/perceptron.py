@@ -5,12 +5,14 @@ Same conventions as :mod:`implementations.linear.logistic`: ``w[0]`` is the bias
 
 import numpy as np
 
-from .._validation import check_positive, check_positive_int, check_rng, check_w, check_X_labels
+from .._contract import checked
+from ._checks import nonzero_weights, stop_if_overflowed
 from .regression import add_bias
 
 __all__ = ["perceptron", "margin"]
 
 
+@checked(X="array (N, m)", y="labels (N,) < 2", epochs="count", eta="rate", rng="rng?")
 def perceptron(X, y, *, epochs, eta=1.0, rng=None):
     """Train a perceptron with the update w ← w + η (y − ŷ) φ, eq. (2.10).
 
@@ -42,13 +44,7 @@ def perceptron(X, y, *, epochs, eta=1.0, rng=None):
     ValueError
         If the weights overflow to ±inf, which only an η near the largest float can cause.
     """
-    X, y = check_X_labels(X, y, num_classes=2)
-    epochs = check_positive_int(epochs, "epochs")
-    eta = check_positive(eta, "eta")
-    if rng is not None:
-        rng = check_rng(rng)
-    Phi = add_bias(X)  # (N, m + 1)
-    N = Phi.shape[0]
+    Phi, N = add_bias(X), X.shape[0]  # (N, m + 1)
     w = np.zeros(Phi.shape[1])  # (m + 1,)
     mistakes_per_epoch = []
     for epoch in range(epochs):
@@ -66,17 +62,14 @@ def perceptron(X, y, *, epochs, eta=1.0, rng=None):
             w += eta * (y_e[i] - y_hat[wrong[0]]) * Phi_e[i]  # eq. (2.10)
             mistakes += 1
             start = i + 1
-        if not np.isfinite(w).all():  # η only rescales w, so this is overflow, not a too-large step
-            raise ValueError(
-                f"the perceptron's weights overflowed in epoch {epoch + 1}: the learning rate eta={eta:g} is too "
-                "large. Starting from w = 0, eta only rescales the weights; use the default eta=1.0."
-            )
+        stop_if_overflowed(w, epoch=epoch + 1, eta=eta)  # η only rescales w: only overflow makes it infinite
         mistakes_per_epoch.append(mistakes)
         if mistakes == 0:
             break
     return w, np.array(mistakes_per_epoch, dtype=np.int64)
 
 
+@checked(X="array (N, m)", y="labels (N,) < 2", w="array (m + 1,)", also=nonzero_weights)
 def margin(X, y, w):
     """The margin γ of the hyperplane wᵀφ = 0: how far the worst-placed example is on its correct side.
 
@@ -101,11 +94,5 @@ def margin(X, y, w):
         Positive exactly when every example is strictly on its correct side (w separates the data);
         zero or negative when some example lies on the hyperplane or on its wrong side.
     """
-    X, y = check_X_labels(X, y, num_classes=2)
-    w = check_w(w, X.shape[1])
-    norm = np.linalg.norm(w)
-    if norm == 0.0:
-        raise ValueError("w is the zero vector, which defines no hyperplane; expected a non-zero weight vector "
-                         "such as the perceptron's or logistic regression's.")
     signed = (2 * y - 1) * (add_bias(X) @ w)  # (N,) (2y − 1) wᵀφ: positive on the correct side
-    return float(signed.min() / norm)
+    return float(signed.min() / np.linalg.norm(w))

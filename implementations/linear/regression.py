@@ -12,16 +12,8 @@ and standardization (:mod:`~implementations.data.preprocessing`) are in their ow
 
 import numpy as np
 
-from .._validation import (
-    check_flag,
-    check_nonnegative,
-    check_positive,
-    check_positive_int,
-    check_rng,
-    check_w,
-    check_X,
-    check_X_y,
-)
+from .._contract import checked
+from ._checks import stop_if_cost_exploded
 from .descent import descend
 
 __all__ = [
@@ -35,6 +27,7 @@ __all__ = [
 ]
 
 
+@checked(X="array (N, m)")
 def add_bias(X):
     """Prepend a column of ones to ``X``: the design matrix Φ with φ₀ = 1, eq. (1.4).
 
@@ -47,10 +40,10 @@ def add_bias(X):
     -------
     Phi : ndarray of shape (N, m + 1)
     """
-    X = check_X(X)
     return np.hstack([np.ones((X.shape[0], 1)), X])  # (N, m + 1)
 
 
+@checked(X="array (N, m)", w="array (m + 1,)")
 def predict(X, w):
     """Predictions ŷ = Φw of the linear model, eqs. (1.1)-(1.2).
 
@@ -64,11 +57,10 @@ def predict(X, w):
     -------
     y_hat : ndarray of shape (N,)
     """
-    X = check_X(X)
-    w = check_w(w, X.shape[1])
-    return w[0] + X @ w[1:]  # (N,)
+    return w[0] + X @ w[1:]  # (N,): Φw without building Φ
 
 
+@checked(X="array (N, m)", y="array (N,)", w="array (m + 1,)", l2="penalty", average="flag")
 def compute_cost(X, y, w, *, l2=0.0, average=False):
     """Sum-of-squares cost J(w), eq. (1.8), plus the ridge penalty of eq. (1.20).
 
@@ -88,22 +80,12 @@ def compute_cost(X, y, w, *, l2=0.0, average=False):
     -------
     J : float
     """
-    X, y = check_X_y(X, y)
-    w = check_w(w, X.shape[1])
-    l2 = check_nonnegative(l2, "l2")
-    average = check_flag(average, "average")
     residual = y - predict(X, w)  # e = y − ŷ: (N,)
     J = 0.5 * residual @ residual + 0.5 * l2 * w[1:] @ w[1:]
     return float(J / X.shape[0]) if average else float(J)
 
 
-def _cost(X, y, w, l2, average):
-    """:func:`compute_cost` on checked inputs, the same arithmetic: for loops that evaluate it once per epoch."""
-    residual = y - (w[0] + X @ w[1:])  # e = y − ŷ: (N,)
-    J = 0.5 * residual @ residual + 0.5 * l2 * w[1:] @ w[1:]
-    return float(J / X.shape[0]) if average else float(J)
-
-
+@checked(X="array (N, m)", y="array (N,)", w="array (m + 1,)", l2="penalty", average="flag")
 def compute_gradient(X, y, w, *, l2=0.0, average=False):
     """Gradient ∇J(w) = −Φᵀ(y − Φw) + λI′w, eqs. (1.11) and (1.21).
 
@@ -121,24 +103,21 @@ def compute_gradient(X, y, w, *, l2=0.0, average=False):
     -------
     grad : ndarray of shape (m + 1,)
     """
-    X, y = check_X_y(X, y)
-    w = check_w(w, X.shape[1])
-    l2 = check_nonnegative(l2, "l2")
-    average = check_flag(average, "average")
     Phi = add_bias(X)  # (N, m + 1)
-    residual = y - Phi @ w  # (N,)
-    grad = -Phi.T @ residual  # (m + 1,)
+    grad = -Phi.T @ (y - Phi @ w)  # (m + 1,)
     grad[1:] += l2 * w[1:]  # λI′w: no penalty on the bias
     return grad / X.shape[0] if average else grad
 
 
+@checked(X="array (N, m)", y="array (N,)", w_init="array (m + 1,)", eta="rate", num_iters="count", l2="penalty",
+         average="flag", tol="penalty?")
 def gradient_descent(X, y, w_init, *, eta, num_iters, l2=0.0, average=True, tol=None):
     """Batch gradient descent w ← w − η∇J(w), eq. (1.10): the LMS rule, eq. (1.12).
 
     Parameters
     ----------
     X : array_like of shape (N, m)
-        Raw features; the bias column is added inside, once.
+        Raw features, without a bias column.
     y : array_like of shape (N,)
     w_init : array_like of shape (m + 1,)
         Starting weights (not modified).
@@ -164,29 +143,17 @@ def gradient_descent(X, y, w_init, *, eta, num_iters, l2=0.0, average=True, tol=
     ValueError
         If the cost becomes non-finite or grows: the learning rate is too large.
     """
-    X, y = check_X_y(X, y)
-    w_start = check_w(w_init, X.shape[1], name="w_init").copy()  # descend updates it in place
-    eta = check_positive(eta, "eta")
-    num_iters = check_positive_int(num_iters, "num_iters")
-    l2 = check_nonnegative(l2, "l2")
-    average = check_flag(average, "average")
-    if tol is not None:
-        tol = check_nonnegative(tol, "tol")
 
-    Phi = add_bias(X)  # (N, m + 1), built once for all the updates
-    scale = 1.0 / X.shape[0] if average else 1.0
-
-    def cost_and_gradient(w):  # J(w) of eqs. (1.8)/(1.20) and ∇J(w) of eq. (1.21), sharing one residual
-        residual = y - Phi @ w  # (N,)
-        J = 0.5 * residual @ residual + 0.5 * l2 * w[1:] @ w[1:]
-        grad = -Phi.T @ residual  # (m + 1,)
-        grad[1:] += l2 * w[1:]  # λI′w: no penalty on the bias
-        return scale * J, scale * grad
+    def cost_and_gradient(w):  # J(w) of eqs. (1.8)/(1.20) and ∇J(w) of eq. (1.21)
+        return (compute_cost(X, y, w, l2=l2, average=average),
+                compute_gradient(X, y, w, l2=l2, average=average))
 
     # eq. (1.10); for a convex quadratic, any increase of the cost means η exceeds 2 / (largest eigenvalue)
-    return descend(cost_and_gradient, w_start, eta=eta, num_iters=num_iters, tol=tol)
+    return descend(cost_and_gradient, w_init.copy(), eta=eta, num_iters=num_iters, tol=tol)
 
 
+@checked(X="array (N, m)", y="array (N,)", w_init="array (m + 1,)", eta="rate", epochs="count", batch_size="count",
+         rng="rng", l2="penalty")
 def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):
     """Mini-batch stochastic gradient descent on the averaged cost, eq. (1.15).
 
@@ -226,40 +193,26 @@ def sgd(X, y, w_init, *, eta, epochs, batch_size=1, rng, l2=0.0):
     ValueError
         If the cost becomes non-finite or exceeds 100 times its starting value.
     """
-    X, y = check_X_y(X, y)
-    w = check_w(w_init, X.shape[1], name="w_init").copy()
-    eta = check_positive(eta, "eta")
-    epochs = check_positive_int(epochs, "epochs")
-    batch_size = check_positive_int(batch_size, "batch_size")
-    rng = check_rng(rng)
-    l2 = check_nonnegative(l2, "l2")
-    N = X.shape[0]
-    batch_size = min(batch_size, N)
-    Phi = add_bias(X)  # (N, m + 1)
+    N, b = X.shape[0], min(batch_size, X.shape[0])
+    w, Phi = w_init.copy(), add_bias(X)  # (m + 1,), (N, m + 1)
     penalty = (l2 / N) * np.r_[0.0, np.ones(X.shape[1])]  # (m + 1,): (λ/N) × diagonal of I′, each example's share
-
-    cost_start = _cost(X, y, w, l2, average=True)  # compute_cost on the checked inputs
+    cost_start = compute_cost(X, y, w, l2=l2, average=True)
     cost_history = []
     for epoch in range(epochs):
         order = rng.permutation(N)
         Phi_epoch, y_epoch = Phi[order], y[order]  # (N, m + 1), (N,): shuffled once, then sliced
-        for start in range(0, N, batch_size):
-            Phi_B = Phi_epoch[start : start + batch_size]  # (|B|, m + 1), a view; |B| < b only in a short last batch
-            residual = y_epoch[start : start + batch_size] - Phi_B @ w  # (|B|,)
+        for start in range(0, N, b):
+            Phi_B = Phi_epoch[start : start + b]  # (|B|, m + 1), a view; |B| < b only in a short last batch
+            residual = y_epoch[start : start + b] - Phi_B @ w  # (|B|,)
             # eq. (1.15): the sum is divided by b = batch_size, also in a short last batch of N mod b < b examples
-            grad = (-Phi_B.T @ residual + residual.size * penalty * w) / batch_size  # (m + 1,)
+            grad = (-Phi_B.T @ residual + residual.size * penalty * w) / b  # (m + 1,)
             w -= eta * grad
-        cost = _cost(X, y, w, l2, average=True)
-        if not np.isfinite(cost) or cost > 100 * cost_start:
-            raise ValueError(
-                f"SGD diverged in epoch {epoch + 1}: the averaged cost reached {cost:.4g} "
-                f"(it started at {cost_start:.4g}). The learning rate eta={eta:g} is too large; "
-                f"try eta={eta / 10:g} or standardize the features."
-            )
-        cost_history.append(cost)
+        cost_history.append(compute_cost(X, y, w, l2=l2, average=True))
+        stop_if_cost_exploded(cost_history[-1], cost_start, epoch=epoch + 1, eta=eta)
     return w, np.array(cost_history)
 
 
+@checked(X="array (N, m)", y="array (N,)", l2="penalty")
 def normal_equations(X, y, *, l2=0.0):
     """Solve (ΦᵀΦ + λI′) w = Φᵀy, eqs. (1.16) and (1.22), without forming an inverse.
 
@@ -279,12 +232,8 @@ def normal_equations(X, y, *, l2=0.0):
     -------
     w : ndarray of shape (m + 1,)
     """
-    X, y = check_X_y(X, y)
-    l2 = check_nonnegative(l2, "l2")
-    Phi = add_bias(X)  # (N, m + 1)
     m = X.shape[1]
-    penalty_rows = np.sqrt(l2) * np.eye(m + 1)[1:]  # √λ I′ without its all-zero first row: (m, m + 1)
-    Phi_aug = np.vstack([Phi, penalty_rows])  # (N + m, m + 1)
-    y_aug = np.concatenate([y, np.zeros(m)])  # (N + m,)
+    Phi_aug = np.vstack([add_bias(X), np.sqrt(l2) * np.eye(m + 1)[1:]])  # (N + m, m + 1): Φ over the rows √λ I′
+    y_aug = np.concatenate([y, np.zeros(m)])  # (N + m,): the rows √λ I′ have targets 0
     w, *_ = np.linalg.lstsq(Phi_aug, y_aug, rcond=None)
     return w

@@ -7,7 +7,7 @@ which is what fitting needs.
 
 import numpy as np
 
-from .._validation import check_finite_any_shape, check_nonnegative, check_positive, check_positive_int
+from .._contract import checked
 from .regression import add_bias, normal_equations
 
 __all__ = [
@@ -23,32 +23,31 @@ __all__ = [
 ]
 
 
-def _residuals(e):
-    """Residuals of any shape as a float64 array: finite, at least one."""
-    return check_finite_any_shape(e, "e")
-
-
+@checked(e="array")
 def mse(e):
     """Squared error ρ(e) = e², the per-example term of the MSE, eq. (1.23)."""
-    e = _residuals(e)
     return e**2
 
 
+@checked(e="array")
 def mse_derivative(e):
     """ψ(e) = 2e."""
-    return 2.0 * _residuals(e)
+    return 2.0 * e
 
 
+@checked(e="array")
 def mae(e):
     """Absolute error ρ(e) = abs(e), the per-example term of the MAE, eq. (1.23)."""
-    return np.abs(_residuals(e))
+    return np.abs(e)
 
 
+@checked(e="array")
 def mae_derivative(e):
     """ψ(e) = sign(e), taking the subgradient 0 at e = 0."""
-    return np.sign(_residuals(e))
+    return np.sign(e)
 
 
+@checked(e="array", delta="rate")
 def huber(e, delta):
     """Huber's loss, eq. (1.24): ½e² for abs(e) ≤ δ, δ·abs(e) − ½δ² beyond.
 
@@ -61,19 +60,17 @@ def huber(e, delta):
     delta : float
         Threshold δ > 0 between the quadratic and the linear part.
     """
-    e = _residuals(e)
-    delta = check_positive(delta, "delta")
     small = np.abs(e) <= delta
     return np.where(small, 0.5 * e**2, delta * np.abs(e) - 0.5 * delta**2)
 
 
+@checked(e="array", delta="rate")
 def huber_derivative(e, delta):
     """ψ(e) = e for abs(e) ≤ δ, δ·sign(e) beyond, eq. (1.24): large residuals pull with a bounded force."""
-    e = _residuals(e)
-    delta = check_positive(delta, "delta")
     return np.clip(e, -delta, delta)
 
 
+@checked(e="array", delta="rate")
 def tukey_bisquare(e, delta):
     """Tukey's bisquare loss, eq. (1.25): (δ²/6)[1 − (1 − (e/δ)²)³] for abs(e) ≤ δ, δ²/6 beyond.
 
@@ -87,17 +84,14 @@ def tukey_bisquare(e, delta):
     delta : float
         Cut-off δ > 0.
     """
-    e = _residuals(e)
-    delta = check_positive(delta, "delta")
     u = np.minimum((e / delta) ** 2, 1.0)  # (e/δ)², capped so the tails are flat
     return delta**2 / 6 * (1 - (1 - u) ** 3)
 
 
+@checked(e="array", delta="rate")
 def tukey_bisquare_derivative(e, delta):
     """ψ(e) = e(1 − (e/δ)²)² for abs(e) ≤ δ and 0 beyond, eq. (1.25)."""
-    e = _residuals(e)
-    delta = check_positive(delta, "delta")
-    u = np.minimum((e / delta) ** 2, 1.0)
+    u = np.minimum((e / delta) ** 2, 1.0)  # (e/δ)², capped: ψ = 0 beyond δ
     return e * (1 - u) ** 2
 
 
@@ -111,9 +105,8 @@ def _irls_weights(e, loss, delta):
     return np.where(abs_e <= delta, (1 - (e / delta) ** 2) ** 2, 0.0)  # tukey
 
 
-_LOSSES = ("mse", "mae", "huber", "tukey")
-
-
+@checked(X="array (N, m)", y="array (N,)", loss="{mse, mae, huber, tukey}", delta="rate", num_iters="count",
+         tol="penalty")
 def fit_robust(X, y, *, loss, delta=1.0, num_iters=100, tol=1e-10):
     """Minimize Σᵢ ρ(y⁽ⁱ⁾ − ŷ⁽ⁱ⁾) by iteratively reweighted least squares (IRLS), eq. (1.26).
 
@@ -143,21 +136,14 @@ def fit_robust(X, y, *, loss, delta=1.0, num_iters=100, tol=1e-10):
     The start is the least-squares fit, except for Tukey's loss: it is not convex, so IRLS can stop
     in a poor local minimum, and it starts from the Huber fit instead.
     """
-    if not isinstance(loss, str) or loss not in _LOSSES:
-        raise ValueError(f"loss must be one of {_LOSSES}; received {loss!r}. Pass one of those names.")
-    delta = check_positive(delta, "delta")
-    num_iters = check_positive_int(num_iters, "num_iters")
-    tol = check_nonnegative(tol, "tol")
-    w = normal_equations(X, y)  # validates X and y; the least-squares start
+    w = normal_equations(X, y)  # the least-squares start
     if loss == "mse":
         return w
-    if loss == "tukey":
+    if loss == "tukey":  # not convex: start from the Huber fit, not from least squares
         w = fit_robust(X, y, loss="huber", delta=delta, num_iters=num_iters, tol=tol)
     Phi = add_bias(X)  # (N, m + 1)
-    y = np.asarray(y, dtype=np.float64)
     for _ in range(num_iters):
-        omega = _irls_weights(y - Phi @ w, loss, delta)  # (N,)
-        root = np.sqrt(omega)
+        root = np.sqrt(_irls_weights(y - Phi @ w, loss, delta))  # (N,): √ωᵢ of eq. (1.26)
         w_new, *_ = np.linalg.lstsq(root[:, None] * Phi, root * y, rcond=None)  # weighted least squares
         converged = np.max(np.abs(w_new - w)) <= tol * (1 + np.max(np.abs(w)))
         w = w_new

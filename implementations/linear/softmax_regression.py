@@ -10,15 +10,10 @@ Conventions:
 
 import numpy as np
 
-from .._validation import (
-    as_finite_array,
-    check_nonnegative,
-    check_positive,
-    check_positive_int,
-    check_X,
-    check_X_labels,
-)
+from .._contract import checked
 from ..numeric import log_softmax, one_hot, softmax
+from . import _fused
+from ._checks import class_columns, class_count, labels_of_the_classes
 from .descent import descend
 from .regression import add_bias
 
@@ -33,26 +28,7 @@ __all__ = [
 ]
 
 
-def _check_W(W, num_features):
-    """Validate a weight matrix of shape (num_features + 1, K) with K >= 2."""
-    W = as_finite_array(W, "W", ndim=2)
-    if W.shape[0] != num_features + 1 or W.shape[1] < 2:
-        raise ValueError(
-            f"W has shape {W.shape} but X has {num_features} feature(s); expected ({num_features + 1}, K) "
-            "with K >= 2 classes: row 0 holds the biases, column k the weights of class k."
-        )
-    return W
-
-
-def _setup(X, y, W, l2):
-    X = check_X(X)
-    W = _check_W(W, X.shape[1])
-    X, y = check_X_labels(X, y, num_classes=W.shape[1])
-    l2 = check_nonnegative(l2, "l2")
-    Phi = add_bias(X)  # (N, m + 1)
-    return X, y, W, l2, Phi, Phi @ W  # Z: (N, K)
-
-
+@checked(X="array (N, m)", W="array (m + 1, K)", y="labels (N,)", l2="penalty", also=labels_of_the_classes)
 def softmax_cost(X, y, W, *, l2=0.0):
     """Mean categorical cross-entropy, eq. (2.14), plus (λ / 2N) Σ_{j≥1} Σ_k W_jk².
 
@@ -72,18 +48,17 @@ def softmax_cost(X, y, W, *, l2=0.0):
     -------
     J : float
     """
-    X, y, W, l2, Phi, Z = _setup(X, y, W, l2)
     N = X.shape[0]
-    log_P = log_softmax(Z)  # (N, K)
+    log_P = log_softmax(add_bias(X) @ W)  # (N, K): log p⁽ⁱ⁾_k from the logits
     return float(-log_P[np.arange(N), y].mean() + 0.5 * l2 / N * np.sum(W[1:] ** 2))
 
 
+@checked(X="array (N, m)", W="array (m + 1, K)", y="labels (N,)", l2="penalty", also=labels_of_the_classes)
 def softmax_gradient(X, y, W, *, l2=0.0):
     """Gradient of :func:`softmax_cost`, ∇_W J = (1/N) Φᵀ(P − Y) + (λ/N) I′W, eq. (2.15).
 
     P holds the predicted probabilities and Y the one-hot targets (:func:`~implementations.numeric.one_hot`); column
-    k is the logistic
-    gradient of eq. (2.7) with class k against the rest.
+    k is the logistic gradient of eq. (2.7) with class k against the rest.
 
     Parameters
     ----------
@@ -96,48 +71,21 @@ def softmax_gradient(X, y, W, *, l2=0.0):
     -------
     grad : ndarray of shape (m + 1, K)
     """
-    X, y, W, l2, Phi, Z = _setup(X, y, W, l2)
-    N, K = X.shape[0], W.shape[1]
-    error = softmax(Z) - one_hot(y, K)  # (N, K): P − Y
+    Phi, N = add_bias(X), X.shape[0]  # (N, m + 1)
+    error = softmax(Phi @ W) - one_hot(y, W.shape[1])  # (N, K): P − Y
     grad = Phi.T @ error / N  # (m + 1, K)
-    grad[1:] += l2 / N * W[1:]
+    grad[1:] += l2 / N * W[1:]  # (λ/N) I′W: no penalty on the biases
     return grad
 
 
-def _cost_and_gradient(Phi, Y, W, l2):
-    """:func:`softmax_cost` and :func:`softmax_gradient` at once, on checked inputs: one step of the descent.
-
-    Both come from the same shifted logits and their exponentials: log P = shifted − log Σ_k e^shifted and
-    P = e^shifted / Σ_k e^shifted.
-
-    Parameters
-    ----------
-    Phi : ndarray of shape (N, m + 1)
-        Design matrix, bias column first.
-    Y : ndarray of shape (N, K)
-        One-hot targets, :func:`~implementations.numeric.one_hot`.
-    W : ndarray of shape (m + 1, K)
-    l2 : float
-
-    Returns
-    -------
-    J : float
-    grad : ndarray of shape (m + 1, K)
-    """
-    N = Phi.shape[0]
-    Z = np.matmul(Phi, W, order="F")  # (N, K) logits, stored class by class: sums over K run fast
-    shifted = Z - Z.max(axis=1, keepdims=True)  # (N, K), every entry <= 0
-    E = np.exp(shifted)  # (N, K)
-    E_sum = E.sum(axis=1, keepdims=True)  # (N, 1)
-    log_likelihood = np.vdot(shifted, Y) - np.log(E_sum).sum()  # Σᵢ log P of each example's own class
-    J = float(-log_likelihood / N + 0.5 * l2 / N * np.vdot(W[1:], W[1:]))  # eq. (2.14)
-    grad = Phi.T @ (E / E_sum - Y) / N  # (m + 1, K): Φᵀ(P − Y) / N, eq. (2.15)
-    grad[1:] += l2 / N * W[1:]
-    return J, grad
-
-
+@checked(num_classes=class_count, X="array (N, m)", y="labels (N,) < num_classes", eta="rate", num_iters="count",
+         l2="penalty")
 def fit_softmax(X, y, *, num_classes, eta, num_iters, l2=0.0):
     """Batch gradient descent W ← W − η ∇_W J on the softmax cost, from W = 0.
+
+    Each update needs :func:`softmax_cost` and :func:`softmax_gradient` at the same weights; a fused kernel computes
+    both from one product ΦW, on Φ and the one-hot targets built once (they agree to round-off, as
+    ``tests/test_softmax.py`` checks).
 
     Parameters
     ----------
@@ -163,20 +111,12 @@ def fit_softmax(X, y, *, num_classes, eta, num_iters, l2=0.0):
     ValueError
         If the cost grows: the learning rate is too large.
     """
-    num_classes = check_positive_int(num_classes, "num_classes")
-    if num_classes < 2:
-        raise ValueError(f"num_classes must be at least 2; received {num_classes}.")
-    X, y = check_X_labels(X, y, num_classes=num_classes)
-    eta = check_positive(eta, "eta")
-    num_iters = check_positive_int(num_iters, "num_iters")
-    l2 = check_nonnegative(l2, "l2")
     W = np.zeros((X.shape[1] + 1, num_classes))  # (m + 1, K)
-
-    Phi = add_bias(X)  # (N, m + 1), built once for all the updates
-    Y = one_hot(y, num_classes)  # (N, K), built once
-    return descend(lambda V: _cost_and_gradient(Phi, Y, V, l2), W, eta=eta, num_iters=num_iters)
+    Phi, Y = add_bias(X), one_hot(y, num_classes)  # (N, m + 1), (N, K): built once for all the updates
+    return descend(lambda V: _fused.softmax_cost_and_gradient(Phi, Y, V, l2), W, eta=eta, num_iters=num_iters)
 
 
+@checked(X="array (N, m)", W="array (m + 1, K)", also=class_columns)
 def softmax_predict_proba(X, W):
     """Class probabilities P = softmax(ΦW) row by row, eq. (2.13).
 
@@ -190,11 +130,10 @@ def softmax_predict_proba(X, W):
     P : ndarray of shape (N, K)
         Row i sums to 1.
     """
-    X = check_X(X)
-    W = _check_W(W, X.shape[1])
-    return softmax(add_bias(X) @ W, axis=1)
+    return softmax(add_bias(X) @ W, axis=1)  # (N, K)
 
 
+@checked(X="array (N, m)", W="array (m + 1, K)", also=class_columns)
 def softmax_predict(X, W):
     """The most probable class, ŷ = argmax_k (ΦW)_k (the largest logit has the largest probability).
 
@@ -207,6 +146,4 @@ def softmax_predict(X, W):
     -------
     y_hat : ndarray of shape (N,), int64
     """
-    X = check_X(X)
-    W = _check_W(W, X.shape[1])
-    return np.argmax(add_bias(X) @ W, axis=1).astype(np.int64)
+    return np.argmax(add_bias(X) @ W, axis=1).astype(np.int64)  # (N,)

@@ -1,5 +1,6 @@
-"""Valid examples for the input contract: metrics (accuracy, confusion matrix, precision, recall, F1; ROC and
-precision–recall curves, their areas, Brier score, log loss, reliability curve, cost-optimal threshold)."""
+"""Valid examples for the input contract: metrics (accuracy, confusion matrix, precision, recall, F1; the counts at
+every threshold, ROC and precision–recall curves, their areas, Brier score, log loss, reliability curve, cost-optimal
+threshold)."""
 
 import numpy as np
 
@@ -64,6 +65,9 @@ EXAMPLES = {
     "implementations.evaluation.metrics.precision_recall_f1": Example(
         build=lambda: (metrics.precision_recall_f1, {"y_true": y_true, "y_pred": y_pred, "num_classes": 3}),
         roles={"y_true": "labels:3", "y_pred": "labels:3:y_true", "num_classes": "count"}),
+    "implementations.evaluation.metrics.counts_at_thresholds": Example(
+        build=_scored(metrics.counts_at_thresholds),  # one class only is allowed: the counts need no division
+        roles={"y_true": "labels:2", "scores": "aligned:y_true"}),
     "implementations.evaluation.metrics.roc_curve": Example(
         build=_scored(metrics.roc_curve, drop_intermediate=False),
         roles={"y_true": "labels:2", "scores": "aligned:y_true", "drop_intermediate": "flag"},
