@@ -159,6 +159,18 @@ def _value(axis, dims, owner, new=None):
     return base if op is None else {"+": base + k, "-": base - k, "*": base * k}[op]
 
 
+def _solve(axis, size):
+    """The value of the free name of ``axis`` that gives an axis of ``size`` (None if no whole number does)."""
+    _, op, k = axis
+    if op is None:
+        return size
+    if op == "+":
+        return size - k
+    if op == "-":
+        return size + k
+    return size // k if size % k == 0 else None
+
+
 def _spell(axis):
     name, op, k = axis
     return name if op is None else f"{name} {op} {k}"
@@ -202,8 +214,13 @@ def _check_shape(arr, name, shapes, dims, owner):
                 break
             size = arr.shape[offset + j]
             want = _value(axis, dims, owner, new)
-            if want is None:  # a free name: this axis binds it
-                new[axis[0]] = (size, f"{name}'s axis {offset + j}")
+            if want is None:  # a free name: this axis binds it (m + 1 of size 4 binds m = 3)
+                bound = _solve(axis, size)
+                if bound is None:
+                    problem = (f"{name} has {size} entries along axis {offset + j}; expected a multiple of {axis[2]}, "
+                               f"as in the shape {shape.text}.")
+                else:
+                    new[axis[0]] = (bound, f"{name}'s axis {offset + j}")
             elif size != want:
                 problem = _mismatch(name, shape, offset + j, size, axis, want, {**dims, **new}, owner)
         if problem is None:
@@ -301,6 +318,8 @@ class _Role:
             data = arr = V.check_ids(value, name, vocab_size=bound)
         elif kind == "mask":
             data = arr = V.as_mask(value, name)
+            if data.size == 0:
+                raise ValueError(f"{name} is empty (shape {data.shape}); expected at least one entry.")
         else:
             data = arr = V.as_array(value, name)
             if data.size == 0:
