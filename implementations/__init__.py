@@ -81,6 +81,9 @@ _MOVED = {
 _RENAMED = {
     ("logistic", "_sigmoid"): "numeric.sigmoid",
     ("logistic", "_sigmoid_from"): "numeric.sigmoid",
+    # language (chapter 7): the unchecked twins of the attention functions, merged into them
+    ("attention", "_scaled_dot_product_attention"): "language.attention.scaled_dot_product_attention",
+    ("attention", "_multi_head_attention"): "language.attention.multi_head_attention",
 }
 
 
