@@ -259,3 +259,23 @@ def test_bad_ids_lengths_and_arguments_are_refused_by_name():
         _model(False)(src, tgt_in, return_weights=True)
     with pytest.raises(ValueError, match="attention_size = 3 is set but attention=False"):
         _model(False, attention_size=3)
+
+
+def test_the_fused_scores_equal_the_scores_as_written(monkeypatch):
+    """The fast path of additive_attention (one node with its backward pass written out) against eq. (7.6) composed
+    of the engine's operations: the same context, weights and gradients, to round-off."""
+    from implementations.language import seq2seq
+
+    rng = np.random.default_rng(11)
+    data = [rng.normal(size=(2, 3, 4)), rng.normal(size=(2, 5, 3)), rng.normal(size=(2, 5, 2)),
+            rng.normal(size=(4, 6)), rng.normal(size=(3, 6)), rng.normal(size=6)]
+    mask, weighting = key_padding_mask([5, 2], 5), rng.normal(size=(2, 3, 5))
+    results = []
+    for fused in (True, False):
+        monkeypatch.setattr(seq2seq, "FUSED_SCORES", fused)
+        tensors = [Tensor(d, requires_grad=True) for d in data]
+        context, weights = additive_attention(*tensors, mask=mask)
+        (context.sum() + (weights * weighting).sum()).backward()
+        results.append([context.data, weights.data, *(t.grad for t in tensors)])
+    for fast, taught in zip(*results, strict=True):
+        np.testing.assert_allclose(fast, taught, rtol=1e-12, atol=1e-14)

@@ -35,17 +35,13 @@ def utf8_text(value, name):
     return value
 
 
-#: A term of TF-IDF, as scikit-learn's ``TfidfVectorizer`` finds them: a run of two or more word characters.
-TFIDF_TERM = re.compile(r"(?u)\b\w\w+\b")
-
-
 def documents(docs, name):
     """Role: a list of documents (str), at least one with a term of two or more letters."""
     if isinstance(docs, str):
         raise TypeError(f"{name} must be a list of strings, one per document; received {_describe(docs)}. "
                         f"Wrap a single document in a list: {name}=[text].")
     docs = V.check_str_list(docs, name, what="document string")
-    if not any(TFIDF_TERM.search(d) for d in docs):
+    if not any(re.search(r"\w\w", d) for d in docs):  # a term of TF-IDF is a run of two or more word characters
         raise ValueError(f"{name} ({len(docs)} documents) contain no terms of two or more letters; nothing to "
                          "weight. Pass at least one document with a word of two or more letters.")
     return docs

@@ -206,6 +206,6 @@ def sinusoidal_positional_encoding(T, D):
     two_k = np.arange(0, D, 2)[None, :]  # (1, ⌈D/2⌉): the even columns 2k
     angle = i / 10000.0 ** (two_k / D)  # (T, ⌈D/2⌉)
     PE = np.zeros((T, D))
-    PE[:, 0::2] = np.sin(angle)
-    PE[:, 1::2] = np.cos(angle[:, : D // 2])
+    PE[:, 0::2] = np.sin(angle)  # the columns 2k
+    PE[:, 1::2] = np.cos(angle[:, : D // 2])  # the columns 2k + 1 (one fewer when D is odd)
     return PE

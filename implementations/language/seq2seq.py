@@ -25,6 +25,10 @@ from .attention import key_padding_mask
 
 __all__ = ["additive_attention", "Seq2Seq"]
 
+#: The fast path of :func:`additive_attention`: its scores as one node of the graph (``_additive_scores``), with the
+#: backward pass written out; False computes them as written, with the engine's operations (the tests compare them).
+FUSED_SCORES = True
+
 
 # --- additive attention -------------------------------------------------------------------------------------------
 
@@ -62,7 +66,11 @@ def additive_attention(queries, keys, values, W_q, W_k, w, *, mask=None):
     weights : ndarray or Tensor of shape (…, T_q, T_k)
         α_ij; each row sums to 1, and masked keys get weight 0.
     """
-    scores = _additive_scores(queries @ W_q, keys @ W_k, w)  # (…, T_q, T_k): e_ij = wᵀ tanh(W_qᵀ q_i + W_kᵀ k_j)
+    q, k = queries @ W_q, keys @ W_k  # (…, T_q, A), (…, T_k, A): W_qᵀ q_i and W_kᵀ k_j
+    if FUSED_SCORES:  # the fast path: the same scores, with fewer arrays of the size of the hidden layer
+        scores = _additive_scores(q, k, w)  # (…, T_q, T_k)
+    else:
+        scores = (q[..., :, None, :] + k[..., None, :, :]).tanh() @ w  # (…, T_q, T_k): e_ij = wᵀ tanh(q_i + k_j)
     if mask is not None:
         scores = scores.masked_fill(~mask, -np.inf)  # weight exp(−∞) = 0
     weights = scores.softmax(axis=-1)  # (…, T_q, T_k): α_ij, each row sums to 1

@@ -16,6 +16,7 @@ from . import _text_checks
 __all__ = ["tokenize", "Vocabulary", "tfidf"]
 
 _WORD_OR_SYMBOL = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[^\sa-z0-9]")
+_TERM = re.compile(r"(?u)\b\w\w+\b")  # TfidfVectorizer's default token_pattern: two or more word characters
 
 
 @checked(text=_text_checks.text)
@@ -125,7 +126,7 @@ def tfidf(docs, *, sublinear_tf=False, smooth_idf=True, norm="l2"):
     vocabulary : list of str
         The V terms, in alphabetical order (the columns of X).
     """
-    terms = [_text_checks.TFIDF_TERM.findall(d.lower()) for d in docs]  # the terms of each document, in order
+    terms = [_TERM.findall(d.lower()) for d in docs]  # the terms of each document, in order
     vocabulary = sorted({t for doc in terms for t in doc})
     column = {t: j for j, t in enumerate(vocabulary)}
     counts = np.zeros((len(docs), len(vocabulary)))  # (n, V): c_{d,t}
