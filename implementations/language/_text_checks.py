@@ -147,6 +147,13 @@ def merge_pairs(value, name):
 
 # --- word2vec ---------------------------------------------------------------------------------------------------------
 
+def word(value, name):
+    """Role: one word of a vocabulary, a str (whether the vocabulary holds it is a KeyError of the lookup)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, one word of the vocabulary; received {_describe(value)}.")
+    return value
+
+
 def context_in_every_example(mask):
     empty = np.flatnonzero(~mask.any(axis=1))
     if empty.size:

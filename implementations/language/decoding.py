@@ -18,8 +18,7 @@ the log-probabilities of the next token over a vocabulary of V tokens (each row 
     def log_probs_fn(prefixes):                                  # (K, t) -> (K, V)
         with no_grad():
             z = model(prefixes[:, -model.block_size:]).data[:, -1]   # the last position's logits, (K, V)
-        z = z - z.max(axis=1, keepdims=True)                         # stable log-softmax
-        return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        return numeric.log_softmax(z)                                # z − log Σ exp(z), stably
 
 :func:`ngram_log_probs_fn` turns a fixed n-gram table into such a function, for small worked examples.
 """

@@ -19,7 +19,7 @@ from collections import Counter
 import numpy as np
 
 from .._contract import checked
-from .._validation import _describe, stop_if_diverged
+from .._validation import stop_if_diverged
 from ..engine.autograd import _add_at_rows
 from ..numeric import cosine_similarity, log_sigmoid, log_softmax, sigmoid, softmax
 from . import _text_checks
@@ -346,13 +346,12 @@ class Word2Vec(_text_checks.SetBy):
         return loss, [(self.W_in, context, _context_mean_backward(dh, mask, count)), *out]  # padding gets 0
 
     def _row(self, word):
-        if not isinstance(word, str):
-            raise TypeError(f"word must be a str, one word of the vocabulary; received {_describe(word)}.")
         if word not in self.index:
             raise KeyError(f"word {word!r} is not in the vocabulary of {len(self.words)} words; expected one of "
                            f"the words of the training sentences (model.words). Check its spelling and case.")
         return self.index[word]
 
+    @checked(word=_text_checks.word)
     def vector(self, word):
         """The embedding of ``word``: a copy of its row of ``W_in``, shape (dim,).
 
@@ -363,7 +362,7 @@ class Word2Vec(_text_checks.SetBy):
         """
         return self.W_in[self._row(word)].copy()
 
-    @checked(k="count")
+    @checked(word=_text_checks.word, k="count")
     def most_similar(self, word, k=5):
         """The ``k`` other words with the largest cosine similarity to ``word``: list of (word, similarity).
 
