@@ -320,3 +320,18 @@ def test_cross_attention_refuses_a_memory_that_does_not_fit_by_name():
         A.multi_head_attention(X, *W, num_heads=2, memory=np.zeros((2, 0, 4)))
     with pytest.raises(ValueError, match=r"mask of shape \(2, 1, 5\) does not broadcast"):  # forgot [:, None]
         A.multi_head_attention(X, *W, num_heads=4, memory=np.zeros((2, 5, 4)), mask=A.key_padding_mask([5, 2], 5))
+
+
+def test_the_attention_module_alone_takes_arrays():
+    """Imported on its own, before anything else of the package, the module's tensor roles work."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    code = ("import numpy as np; from implementations.language.attention import simple_self_attention; "
+            "print(simple_self_attention(np.eye(3)).shape)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root, env=env)
+    assert result.stdout.strip() == "(3, 3)"

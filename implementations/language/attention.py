@@ -10,6 +10,7 @@ Each function declares its arguments' roles beside its signature (:mod:`implemen
 import numpy as np
 
 from .._contract import checked
+from ..engine import autograd  # noqa: F401 (the "tensor" role makes Tensors: importing the engine registers them)
 from . import _checks
 
 __all__ = [
