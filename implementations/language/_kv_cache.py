@@ -36,6 +36,6 @@ class KVCache:
         if t:  # the earlier tokens' keys and values, computed when they were new
             K, V = concatenate([self.K, K], axis=2), concatenate([self.V, V], axis=2)  # (B, h, t + T, d_k)
         self.K, self.V = K, V
-        mask = np.tril(np.ones((T, t + T), dtype=bool), k=t) if T > 1 else None  # new token i: keys 0, …, t + i
+        mask = np.tri(T, t + T, k=t, dtype=bool) if T > 1 else None  # (T, t + T): new token i sees keys 0, …, t + i
         heads, _ = scaled_dot_product_attention(Q, K, V, mask=mask)  # (B, h, T, d_k)
         return _merge_heads(heads) @ layer.W_o  # (B, T, D)

@@ -159,7 +159,7 @@ def causal_mask(T):
     T : int >= 1
         Number of tokens.
     """
-    return np.tril(np.ones((T, T), dtype=bool))
+    return np.tri(T, dtype=bool)  # (T, T): ones on and below the diagonal
 
 
 @checked(T_k="count", lengths=_checks.lengths, also=_checks.lengths_fit_keys)
