@@ -88,6 +88,9 @@ _RENAMED = {
     # the linear part (chapters 1-2): the fused step of fit_logistic is its fast path, the counts a public step
     ("logistic", "_cost_and_gradient"): "linear._fused.logistic_cost_and_gradient",
     ("metrics", "_counts_at_thresholds"): "evaluation.metrics.counts_at_thresholds",
+    # language (chapter 7): the unchecked twins of the attention functions, merged into them
+    ("attention", "_scaled_dot_product_attention"): "language.attention.scaled_dot_product_attention",
+    ("attention", "_multi_head_attention"): "language.attention.multi_head_attention",
 }
 
 

@@ -94,7 +94,7 @@ def test_multi_head_equals_per_head_attention_and_one_head_is_single_head():
     Y1, _ = A.multi_head_attention(X, W_q, W_k, W_v, W_o, num_heads=1)
     y, _ = A.self_attention(X, W_q, W_k, W_v)
     np.testing.assert_allclose(Y1, y @ W_o)
-    with pytest.raises(ValueError, match="dividing"):
+    with pytest.raises(ValueError, match="num_heads = 3 must divide D = 8"):
         A.multi_head_attention(X, W_q, W_k, W_v, W_o, num_heads=3)
 
 
@@ -190,16 +190,16 @@ def test_a_wrong_input_width_blames_the_input_not_the_weights():
     rng = np.random.default_rng(9)
     W = _weights(rng, 4)
     X = rng.normal(size=(2, 3, 5))  # 5 features for weights made for 4
-    with pytest.raises(ValueError, match=r"X must have 4 entries along its last axis \(the rows of W_q, W_k, W_v, "
-                                         r"W_o\); received shape \(2, 3, 5\)"):
+    with pytest.raises(ValueError, match=r"X has 5 entries along axis 2, but W_q's axis 0 gives D = 4 \(the width of "
+                                         r"a token\): expected X of shape \(B, T, D\) with D = 4 there"):
         A.multi_head_attention(X, *W, num_heads=2)
-    with pytest.raises(ValueError, match=r"X must have 4 entries along its last axis \(the rows of W_q, W_k, W_v\)"):
+    with pytest.raises(ValueError, match=r"X has 5 entries along axis 2, but W_q's axis 0 gives D = 4"):
         A.self_attention(X, *W[:3])
-    with pytest.raises(ValueError, match=r"W_o must have shape \(4, 4\).*received shape \(5, 4\)"):
+    with pytest.raises(ValueError, match=r"W_o has 5 entries along axis 0, but W_q's axis 0 gives D = 4"):
         A.multi_head_attention(X[..., :4], *W[:3], np.zeros((5, 4)), num_heads=2)
     with pytest.raises(ValueError, match=r"X must have 4 entries along its last axis \(the length of gamma and beta\)"):
         layer_norm(X, np.ones(4), np.zeros(4))
-    with pytest.raises(ValueError, match=r"K must have 5 entries along its last axis \(d_k"):
+    with pytest.raises(ValueError, match=r"K has 4 entries along axis 2, but Q's axis 2 gives d_k = 5"):
         A.scaled_dot_product_attention(X, X[..., :4], X)
     with pytest.raises(ValueError, match="leading .batch. axes of Q"):
         A.scaled_dot_product_attention(X, np.zeros((3, 3, 5)), np.zeros((3, 3, 2)))
@@ -307,13 +307,31 @@ def test_cross_attention_gradients_match_finite_differences():
 def test_cross_attention_refuses_a_memory_that_does_not_fit_by_name():
     rng = np.random.default_rng(14)
     X, W = rng.normal(size=(2, 3, 4)), _weights(rng, 4)
-    with pytest.raises(ValueError, match=r"memory must have 4 entries along its last axis \(the width D of X"):
+    with pytest.raises(ValueError, match=r"memory has 3 entries along axis 2, but W_q's axis 0 gives D = 4"):
         A.multi_head_attention(X, *W, num_heads=2, memory=np.zeros((2, 5, 3)))
-    with pytest.raises(ValueError, match=r"memory must have the batch axes of X \(2, 3, 4\): shape \(2, T_k, 4\)"):
+    with pytest.raises(ValueError, match=r"memory has 3 entries along axis 0, but X's axis 0 gives B = 2"):
         A.multi_head_attention(X, *W, num_heads=2, memory=np.zeros((3, 5, 4)))
-    with pytest.raises(ValueError, match=r"memory must be \(T_k, D\) or \(B, T_k, D\).*memory\[None\]"):
+    with pytest.raises(ValueError, match=r"memory must have shape \(T_k, D\) or \(B, T_k, D\) \(2-D or 3-D\); "
+                                         r"received shape \(4,\)"):
         A.multi_head_attention(X[0], *W, num_heads=2, memory=np.zeros(4))
+    with pytest.raises(ValueError, match=r"memory must have shape \(2, T_k, 4\).*received shape \(5, 4\)"):
+        A.multi_head_attention(X, *W, num_heads=2, memory=np.zeros((5, 4)))
     with pytest.raises(ValueError, match=r"memory is empty"):
         A.multi_head_attention(X, *W, num_heads=2, memory=np.zeros((2, 0, 4)))
     with pytest.raises(ValueError, match=r"mask of shape \(2, 1, 5\) does not broadcast"):  # forgot [:, None]
         A.multi_head_attention(X, *W, num_heads=4, memory=np.zeros((2, 5, 4)), mask=A.key_padding_mask([5, 2], 5))
+
+
+def test_the_attention_module_alone_takes_arrays():
+    """Imported on its own, before anything else of the package, the module's tensor roles work."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    code = ("import numpy as np; from implementations.language.attention import simple_self_attention; "
+            "print(simple_self_attention(np.eye(3)).shape)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root, env=env)
+    assert result.stdout.strip() == "(3, 3)"

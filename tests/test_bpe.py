@@ -201,7 +201,7 @@ def test_train_refuses_bad_vocab_size(vocab_size, error, fragment):
 @pytest.mark.parametrize("bad, error, fragment", [
     (42, TypeError, "text must be a str; received int 42"),
     (b"bytes", TypeError, r"text must be a str; received the string b'bytes'. Decode it first"),
-    (["a", "b"], TypeError, r"text must be a str; received a list of length 2. Join"),
+    (["a", "b"], TypeError, r"text must be a str; received a list of length 2. Pass one text at a time; join"),
     ("ok \ud800", ValueError, "text holds a lone surrogate '\\\\ud800' at index 3"),
 ])
 def test_text_must_be_a_str(bad, error, fragment):
@@ -269,3 +269,12 @@ def test_from_merges_rebuilds_the_trained_tokenizer():
 def test_from_merges_refuses_impossible_orders(pairs, message):
     with pytest.raises(ValueError, match=message):
         BPETokenizer.from_merges(pairs)
+
+
+def test_an_untrained_tokenizers_attributes_say_to_call_train():
+    tok = BPETokenizer()
+    for name in ("merges", "vocab", "vocab_size"):
+        with pytest.raises(AttributeError, match=rf"this BPETokenizer has no {name} yet: it is set by train"):
+            getattr(tok, name)
+    with pytest.raises(ValueError, match="truncated was called before train"):
+        tok.truncated(256)

@@ -95,9 +95,9 @@ def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="val_ids and eval_every go together"):
         train_language_model(model, ids, steps=2, batch_size=2, lr=1e-3, warmup_steps=0,
                              rng=np.random.default_rng(0), val_ids=ids)
-    with pytest.raises(ValueError, match="warmup_steps must be below total_steps"):
+    with pytest.raises(ValueError, match="warmup_steps must be below steps = 2"):
         train_language_model(model, ids, steps=2, batch_size=2, lr=1e-3, warmup_steps=2, rng=np.random.default_rng(0))
-    with pytest.raises(ValueError, match="ids must hold token ids 0, …, 6"):
+    with pytest.raises(ValueError, match=r"ids must hold token ids 0..6 \(integers below the model's vocab_size = 7\)"):
         mean_cross_entropy(model, np.arange(20))
     with pytest.raises(TypeError, match="model must be a language model"):
         mean_cross_entropy("gpt", ids)
@@ -133,4 +133,35 @@ def test_a_damaged_model_file_is_refused(tmp_path):
         f.seek(100)
         f.write(bytes([byte[0] ^ 1]))
     with pytest.raises(ValueError, match="persuasion_tinygpt.npz.*make language-model"):
+        load_persuasion_model(data_dir=tmp_path)
+
+
+def _damaged_copy(folder, change):
+    """A copy of the shipped model archive in ``folder``, changed by ``change(entries)``, with its checksum
+    regenerated so that the checksum passes and only the archive's contents can be at fault."""
+    import hashlib
+
+    with np.load(datasets.DATA_DIR / "persuasion_tinygpt.npz") as stored:
+        entries = {key: stored[key] for key in stored.files}
+    path = folder / "persuasion_tinygpt.npz"
+    if change == "text":
+        path.write_text("a model archive replaced by text\n")
+    else:
+        change(entries)
+        np.savez(path, **entries)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    (folder / "SHA256SUMS").write_text(f"{digest}  persuasion_tinygpt.npz\n")
+
+
+@pytest.mark.parametrize("change", [
+    "text",
+    lambda entries: entries.pop("merges"),
+    lambda entries: entries.pop("config"),
+    lambda entries: entries.pop("param/W_te"),
+    lambda entries: entries.update(config=np.array("{not json")),
+], ids=["replaced by text", "no merges", "no config", "a parameter missing", "a config that is not JSON"])
+def test_a_model_archive_without_its_entries_names_the_file_and_the_fix(tmp_path, change):
+    _damaged_copy(tmp_path, change)
+    with pytest.raises(ValueError, match=r"persuasion_tinygpt.npz is not the model archive that "
+                                         r"tools/train_language_model.py writes .*make language-model"):
         load_persuasion_model(data_dir=tmp_path)

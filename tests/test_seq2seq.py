@@ -67,13 +67,13 @@ def test_additive_attention_refuses_shapes_that_do_not_fit_by_name():
     rng = np.random.default_rng(2)
     Q, K, V = rng.normal(size=(2, 3, 4)), rng.normal(size=(2, 5, 3)), rng.normal(size=(2, 5, 2))
     W_q, W_k, w = rng.normal(size=(4, 6)), rng.normal(size=(3, 6)), rng.normal(size=6)
-    with pytest.raises(ValueError, match=r"W_q must have shape \(4, A\).*received shape \(3, 6\)"):
+    with pytest.raises(ValueError, match=r"queries has 4 entries along axis 2, but W_q's axis 0 gives d_q = 3"):
         additive_attention(Q, K, V, W_k, W_k, w)
-    with pytest.raises(ValueError, match=r"W_k must have the 6 columns of W_q"):
+    with pytest.raises(ValueError, match=r"W_k has 5 entries along axis 1, but W_q's axis 1 gives A = 6"):
         additive_attention(Q, K, V, W_q, W_k[:, :5], w)
-    with pytest.raises(ValueError, match=r"w must have shape \(6,\)"):
+    with pytest.raises(ValueError, match=r"w must have shape \(A,\) \(1-D\); received shape \(1, 6\)"):
         additive_attention(Q, K, V, W_q, W_k, w[None])
-    with pytest.raises(ValueError, match="values must have one value per key"):
+    with pytest.raises(ValueError, match=r"values has 4 entries along axis 1, but keys's axis 1 gives T_k = 5"):
         additive_attention(Q, K, V[:, :4], W_q, W_k, w)
     with pytest.raises(ValueError, match="mask allows no key"):
         additive_attention(Q, K, V, W_q, W_k, w, mask=np.zeros((3, 5), dtype=bool))
@@ -176,7 +176,7 @@ def test_log_probs_fn_is_the_log_softmax_of_the_teacher_forced_logits(attention)
     with no_grad():
         z = model(np.repeat(src[:1, :3], 3, axis=0), prefixes).data[:, -1]  # (K, V)
     np.testing.assert_allclose(fn(prefixes), z - np.log(np.exp(z).sum(axis=-1, keepdims=True)), rtol=1e-12)
-    with pytest.raises(ValueError, match=r"prefixes must hold token ids 0, …, 4"):
+    with pytest.raises(ValueError, match=r"prefixes must hold token ids 0..4 \(integers below tgt_vocab = 5\)"):
         fn(np.array([[0, V_TGT]]))
 
 
@@ -233,11 +233,11 @@ def test_a_trained_model_reverses_short_sequences():
 def test_bad_ids_lengths_and_arguments_are_refused_by_name():
     model = _model(True)
     src, tgt_in, tgt_out, lengths = _batch(8)
-    with pytest.raises(ValueError, match=r"src must hold token ids 0, …, 5"):
+    with pytest.raises(ValueError, match=r"src must hold token ids 0..5 \(integers below src_vocab = 6\)"):
         model(np.where(src == src[0, 0], V_SRC, src), tgt_in)
     with pytest.raises(ValueError, match=r"src must have shape \(B, T\).*src\[None\]"):
         model(src[0], tgt_in)
-    with pytest.raises(ValueError, match=r"tgt_in must hold token ids 0, …, 4"):
+    with pytest.raises(ValueError, match=r"tgt_in must hold token ids, integers >= 0; .* values -1"):
         model(src, tgt_in - 1)
     with pytest.raises(ValueError, match="tgt_in has 2 sequences but src has 3"):
         model(src, tgt_in[:2])
@@ -259,3 +259,23 @@ def test_bad_ids_lengths_and_arguments_are_refused_by_name():
         _model(False)(src, tgt_in, return_weights=True)
     with pytest.raises(ValueError, match="attention_size = 3 is set but attention=False"):
         _model(False, attention_size=3)
+
+
+def test_the_fused_scores_equal_the_scores_as_written(monkeypatch):
+    """The fast path of additive_attention (one node with its backward pass written out) against eq. (7.6) composed
+    of the engine's operations: the same context, weights and gradients, to round-off."""
+    from implementations.language import seq2seq
+
+    rng = np.random.default_rng(11)
+    data = [rng.normal(size=(2, 3, 4)), rng.normal(size=(2, 5, 3)), rng.normal(size=(2, 5, 2)),
+            rng.normal(size=(4, 6)), rng.normal(size=(3, 6)), rng.normal(size=6)]
+    mask, weighting = key_padding_mask([5, 2], 5), rng.normal(size=(2, 3, 5))
+    results = []
+    for fused in (True, False):
+        monkeypatch.setattr(seq2seq, "FUSED_SCORES", fused)
+        tensors = [Tensor(d, requires_grad=True) for d in data]
+        context, weights = additive_attention(*tensors, mask=mask)
+        (context.sum() + (weights * weighting).sum()).backward()
+        results.append([context.data, weights.data, *(t.grad for t in tensors)])
+    for fast, taught in zip(*results, strict=True):
+        np.testing.assert_allclose(fast, taught, rtol=1e-12, atol=1e-14)

@@ -181,9 +181,9 @@ def test_sgns_loss_names_its_own_arguments():
     v[1, 2] = np.nan
     with pytest.raises(ValueError, match=r"^v contains 1 NaN or infinite value\(s\), the first at index \(1, 2\)"):
         sgns_loss(v, u_pos, u_neg)
-    with pytest.raises(ValueError, match=r"u_pos has shape \(2, 4\) but v has shape \(3, 4\)"):
+    with pytest.raises(ValueError, match=r"u_pos has 2 entries along axis 0, but v's axis 0 gives b = 3"):
         sgns_loss(u_pos, u_pos[:2], u_neg)
-    with pytest.raises(ValueError, match=r"u_neg has shape \(3, 5, 3\)"):
+    with pytest.raises(ValueError, match=r"u_neg has 3 entries along axis 2, but v's axis 1 gives d = 4"):
         sgns_loss(u_pos, u_pos, u_neg[..., :3])
 
 
@@ -206,3 +206,14 @@ def test_sgns_loss_names_its_own_arguments():
 def test_text_functions_report_wrong_kinds_by_argument_name(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_a_vocabulary_needs_a_token_besides_pad_and_unk():
+    with pytest.raises(ValueError, match=r"tokens is empty; expected at least one token"):
+        Vocabulary([])
+    with pytest.raises(ValueError, match=r"min_count=3 leaves no token of tokens in the vocabulary \(the most "
+                                         r"frequent one occurs 2 time\(s\)\)"):
+        Vocabulary(["a", "b", "a"], min_count=3)
+    with pytest.raises(ValueError, match="min_count=1 leaves no token"):
+        Vocabulary(["<pad>", "<unk>"])
+    assert Vocabulary(["a", "b", "a"], min_count=2).itos == ["<pad>", "<unk>", "a"]

@@ -234,9 +234,9 @@ SMALL = ["the cat sat on the mat", "the dog sat on the log", "a cat and a dog"]
 @pytest.mark.parametrize(
     ("kwargs", "error", "message"),
     [
-        ({"architecture": "sg"}, ValueError, r"^architecture must be 'skipgram' or 'cbow'; received 'sg'"),
-        ({"architecture": None}, ValueError, r"^architecture must be 'skipgram' or 'cbow'; received None"),
-        ({"objective": "hierarchical"}, ValueError, r"^objective must be 'negative' or 'softmax'; received"),
+        ({"architecture": "sg"}, ValueError, r"^architecture must be one of 'skipgram', 'cbow'; received 'sg'"),
+        ({"architecture": None}, ValueError, r"^architecture must be one of 'skipgram', 'cbow'; received None"),
+        ({"objective": "hierarchical"}, ValueError, r"^objective must be one of 'negative', 'softmax'; received"),
         ({"objective": "softmax", "negatives": 5}, ValueError, r"^negatives=5 is given but objective='softmax'"),
         ({"subsample": 0.0}, ValueError, r"^subsample must be a finite number > 0; received 0.0"),
         ({"subsample": -1e-3}, ValueError, r"^subsample must be a finite number > 0"),
@@ -259,19 +259,19 @@ def test_losses_refuse_bad_arrays_by_name():
     bad[1, 0] = np.nan
     with pytest.raises(ValueError, match=r"^v contains 1 NaN or infinite value\(s\), the first at index \(1, 0\)"):
         full_softmax_loss(bad, U, o)
-    with pytest.raises(ValueError, match=r"^U has shape \(5, 3\) but v has shape \(3, 4\)"):
+    with pytest.raises(ValueError, match=r"^U has 3 entries along axis 1, but v's axis 1 gives d = 4"):
         full_softmax_loss(v, U[:, :3], o)
     with pytest.raises(ValueError, match=r"^o must hold token ids 0, …, 4"):
         full_softmax_loss(v, U, [0, 1, 5])
-    with pytest.raises(ValueError, match=r"^o has 2 entries but there are 3 input vectors"):
+    with pytest.raises(ValueError, match=r"^o has 2 entries along axis 0, but v's axis 0 gives b = 3"):
         full_softmax_loss(v, U, o[:2])
     with pytest.raises(ValueError, match=r"^mask has 1 example\(s\) without a context word, the first at row 2"):
         cbow_loss(v_context, np.array([[1, 0], [0, 1], [0, 0]]), U, o)
-    with pytest.raises(ValueError, match=r"^mask must hold True/False \(or 1/0\) only"):
+    with pytest.raises(ValueError, match=r"^mask must hold True/False \(or 0/1\); received other values such as 0.5"):
         cbow_loss(v_context, np.full((3, 2), 0.5), U, o)
-    with pytest.raises(ValueError, match=r"^mask has shape \(3, 1\) but v_context has 3 examples of 2 context slots"):
+    with pytest.raises(ValueError, match=r"^mask has 1 entries along axis 1, but v_context's axis 1 gives slots = 2"):
         cbow_loss(v_context, mask[:, :1], U, o)
-    with pytest.raises(ValueError, match=r"^noise has 2 rows but v_context has 3 examples"):
+    with pytest.raises(ValueError, match=r"^noise has 2 entries along axis 0, but v_context's axis 0 gives b = 3"):
         cbow_loss(v_context, mask, U, o, noise=np.zeros((2, 3), dtype=int))
     with pytest.raises(ValueError, match=r"^noise must hold token ids 0, …, 4"):
         cbow_loss(v_context, mask, U, o, noise=np.full((3, 2), 5))
@@ -281,3 +281,14 @@ def test_losses_refuse_bad_arrays_by_name():
         subsample(["the", "cat"], 0, rng=rng)
     with pytest.raises(ValueError, match=r"^tokens is empty"):
         subsample([], 0.01, rng=rng)
+
+
+def test_a_model_read_before_fit_says_to_call_fit():
+    model = Word2Vec()
+    for read in (lambda: model.vector("cat"), lambda: model.most_similar("cat"), lambda: model.words,
+                 lambda: model.W_in, lambda: model.loss_history):
+        with pytest.raises(AttributeError, match=r"this Word2Vec has no \w+ yet: it is set by fit\(sentences, "):
+            read()
+    assert not hasattr(model, "W_out")  # still an AttributeError, so hasattr and getattr(..., default) work
+    with pytest.raises(AttributeError, match="'Word2Vec' object has no attribute 'nothing'"):
+        model.nothing  # noqa: B018

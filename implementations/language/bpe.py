@@ -19,18 +19,17 @@ every pair of the distinct words after each merge.
 """
 
 import heapq
-import numbers
 import re
 from collections import Counter, defaultdict
 from itertools import pairwise
 
 import numpy as np
 
-from .._validation import _describe, as_array, check_ids
+from .._contract import checked
+from . import _text_checks
+from ._text_checks import N_BYTES
 
 __all__ = ["BPETokenizer", "pretokenize"]
-
-N_BYTES = 256  # the base vocabulary: one token per byte value
 
 # GPT-2's pre-tokenization pattern, written for Python's re (which has no \p{L}): a contraction ('s, 't, 're, 've,
 # 'm, 'll, 'd); letters; digits; other symbols (with "_", which \w counts as a letter) — each with an optional leading
@@ -39,6 +38,7 @@ N_BYTES = 256  # the base vocabulary: one token per byte value
 _WORDS = re.compile(r"'(?:[sdmt]|ll|ve|re)| ?[^\W\d_]+| ?\d+| ?(?:[^\s\w]|_)+|\s+(?!\S)|\s+")
 
 
+@checked(text=_text_checks.utf8_text)
 def pretokenize(text):
     """Cut ``text`` into the words inside which BPE counts and merges pairs (GPT-2's rule).
 
@@ -59,22 +59,7 @@ def pretokenize(text):
     >>> pretokenize("Hello world, it's 2024!")
     ['Hello', ' world', ',', ' it', "'s", ' 2024', '!']
     """
-    return _WORDS.findall(_check_text(text, "text"))
-
-
-def _check_text(text, name):
-    """``text`` must be a str that UTF-8 can encode (no lone surrogate)."""
-    if not isinstance(text, str):
-        hint = {bytes: f" Decode it first: {name}=raw.decode('utf-8').",
-                list: f" Join the pieces first: {name}=''.join(pieces)."}.get(type(text), "")
-        raise TypeError(f"{name} must be a str; received {_describe(text)}.{hint}")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ValueError(f"{name} holds a lone surrogate {text[exc.start]!r} at index {exc.start}, which is not a "
-                         "character and has no UTF-8 encoding; expected text made of Unicode characters. Remove it, "
-                         "or repair text read with errors='surrogateescape'.") from None
-    return text
+    return _WORDS.findall(text)
 
 
 def _merge(ids, pair, new_id):
@@ -131,13 +116,14 @@ def _merge_in_words(words, counts, pair, new_id, pair_counts, holders, heap):
             del pair_counts[p]  # no longer in the text (the merged pair, for one)
 
 
-class BPETokenizer:
+class BPETokenizer(_text_checks.SetBy):
     """Byte-level byte-pair encoding: ``tok = BPETokenizer().train(text, vocab_size)``.
 
     Ids 0–255 are the byte values; id 256 + k is the token made by the k-th merge. Encoding cuts a text into words
     (:func:`pretokenize`), turns each word into its UTF-8 bytes and applies the learned merges in the order they
     were learned; decoding joins the tokens' bytes and decodes them as UTF-8. The attributes are set by
-    :meth:`train`; :meth:`encode`, :meth:`decode` and :meth:`token_strings` refuse to run before it.
+    :meth:`train` (or :meth:`from_merges`); :meth:`encode`, :meth:`decode` and :meth:`token_strings` refuse to run
+    before it.
 
     Attributes
     ----------
@@ -157,6 +143,9 @@ class BPETokenizer:
     [258, 100, 258, 97, 99]
     """
 
+    _set_by = dict.fromkeys(["merges", "vocab", "vocab_size"], "train(text, vocab_size)")
+
+    @checked(text=_text_checks.utf8_text, vocab_size=_text_checks.bpe_vocab_size)
     def train(self, text, vocab_size):
         """Learn ``vocab_size − 256`` merges from ``text``, greedily, most frequent pair first.
 
@@ -177,8 +166,6 @@ class BPETokenizer:
         -------
         self
         """
-        text = _check_text(text, "text")
-        vocab_size = _check_vocab_size(vocab_size)
         word_counts = Counter(_WORDS.findall(text))  # each distinct word once, with how often it occurs
         words = [list(word.encode("utf-8")) for word in word_counts]  # the ids of each distinct word
         counts = list(word_counts.values())
@@ -203,6 +190,7 @@ class BPETokenizer:
         return self
 
     @classmethod
+    @checked(pairs=_text_checks.merge_pairs)
     def from_merges(cls, pairs):
         """A tokenizer from merges saved earlier: ``pairs[k]`` is the pair (a, b) that the k-th merge joined.
 
@@ -217,22 +205,13 @@ class BPETokenizer:
         -------
         BPETokenizer
         """
-        arr = as_array(pairs, "pairs", dtype=None)
-        if arr.ndim != 2 or arr.shape[1] != 2:
-            raise ValueError(f"pairs must have shape (M, 2), one pair (a, b) of ids per merge in the order learned; "
-                             f"received shape {arr.shape}. Save them as [tuple(p) for p in tok.merges].")
-        merges = {}
-        ids = check_ids(arr, "pairs", vocab_size=N_BYTES + len(arr)) if arr.size else arr.astype(np.int64)
-        for k, (a, b) in enumerate(ids.tolist()):
-            if max(a, b) >= N_BYTES + k or (a, b) in merges:
-                raise ValueError(f"pairs[{k}] = ({a}, {b}) cannot be merge {k}: a merge may only join bytes (ids below "
-                                 f"{N_BYTES}) and tokens of earlier merges (below {N_BYTES + k}), each pair once. "
-                                 "Pass the pairs in the order they were learned.")
-            merges[(a, b)] = N_BYTES + k
+        merges = {(a, b): N_BYTES + k for k, (a, b) in enumerate(pairs.tolist())}  # merge k makes id 256 + k
         tok = cls()
         tok._set_merges(merges)
         return tok
 
+    @checked(vocab_size=_text_checks.bpe_vocab_size,
+             also=(_text_checks.called_after_training("truncated"), _text_checks.vocab_size_within_tokenizer))
     def truncated(self, vocab_size):
         """A new tokenizer with only the first ``vocab_size − 256`` merges of this one.
 
@@ -249,12 +228,6 @@ class BPETokenizer:
         -------
         BPETokenizer
         """
-        self._check_trained("truncated")
-        vocab_size = _check_vocab_size(vocab_size)
-        if vocab_size > self.vocab_size:
-            raise ValueError(f"vocab_size must be at most this tokenizer's vocab_size, {self.vocab_size}: truncating "
-                             f"keeps merges, it cannot add them; received {vocab_size}. Train with a larger "
-                             "vocab_size first.")
         smaller = BPETokenizer()
         smaller._set_merges(dict(list(self.merges.items())[: vocab_size - N_BYTES]))
         return smaller
@@ -267,6 +240,7 @@ class BPETokenizer:
         self.vocab_size = N_BYTES + len(merges)
         self._cache = {}  # word -> its ids: a text repeats its words
 
+    @checked(text=_text_checks.utf8_text, also=_text_checks.called_after_training("encode"))
     def encode(self, text):
         """The token ids of ``text``: ndarray of int64, shape (T,), T = 0 for the empty string.
 
@@ -278,8 +252,6 @@ class BPETokenizer:
         text : str
             Any text (characters never seen in training become their bytes).
         """
-        self._check_trained("encode")
-        text = _check_text(text, "text")
         ids = []
         for word in _WORDS.findall(text):
             if word not in self._cache:
@@ -296,6 +268,8 @@ class BPETokenizer:
             ids = _merge(ids, pair, self.merges[pair])
         return ids
 
+    @checked(ids=_text_checks.bpe_ids,
+             also=(_text_checks.called_after_training("decode"), _text_checks.ids_in_tokenizer))
     def decode(self, ids):
         """The text of ``ids``: the tokens' bytes joined and decoded as UTF-8.
 
@@ -312,10 +286,10 @@ class BPETokenizer:
         -------
         str
         """
-        self._check_trained("decode")
-        ids = self._check_ids(ids)
         return b"".join(self.vocab[i] for i in ids.tolist()).decode("utf-8", errors="replace")
 
+    @checked(ids=_text_checks.bpe_ids,
+             also=(_text_checks.called_after_training("token_strings"), _text_checks.ids_in_tokenizer))
     def token_strings(self, ids):
         """Each token of ``ids`` as a string, for display: list of str, one per id.
 
@@ -327,29 +301,4 @@ class BPETokenizer:
         ids : array_like of int, shape (T,)
             Token ids 0, …, vocab_size − 1; may be empty.
         """
-        self._check_trained("token_strings")
-        ids = self._check_ids(ids)
         return [self.vocab[i].decode("utf-8", errors="backslashreplace") for i in ids.tolist()]
-
-    def _check_trained(self, method):
-        if not hasattr(self, "merges"):
-            raise ValueError(f"{method} was called before train: this BPETokenizer has learned no merges yet. "
-                             "Call tok.train(text, vocab_size) first.")
-
-    def _check_ids(self, ids):
-        """``ids`` as a 1-D int64 array of ids below vocab_size; the empty sequence is allowed."""
-        arr = as_array(ids, "ids", dtype=None)  # a string or a ragged list is named before any conversion
-        if arr.ndim == 1 and arr.size == 0:
-            return arr.astype(np.int64)
-        return check_ids(arr, "ids", vocab_size=self.vocab_size, ndim=1)
-
-
-def _check_vocab_size(vocab_size):
-    """An integer ≥ 256: the byte values plus the merges to learn."""
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, numbers.Integral):
-        raise TypeError(f"vocab_size must be an integer >= {N_BYTES}; received {_describe(vocab_size)}. "
-                        f"Pass the number of tokens, e.g. vocab_size=512 (the {N_BYTES} bytes and 256 merges).")
-    if vocab_size < N_BYTES:
-        raise ValueError(f"vocab_size must be an integer >= {N_BYTES} (the {N_BYTES} byte values come first, then "
-                         f"one token per merge); received {vocab_size}. Pass e.g. vocab_size={N_BYTES + 256}.")
-    return int(vocab_size)

@@ -18,97 +18,24 @@ the log-probabilities of the next token over a vocabulary of V tokens (each row 
     def log_probs_fn(prefixes):                                  # (K, t) -> (K, V)
         with no_grad():
             z = model(prefixes[:, -model.block_size:]).data[:, -1]   # the last position's logits, (K, V)
-        z = z - z.max(axis=1, keepdims=True)                         # stable log-softmax
-        return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        return numeric.log_softmax(z)                                # z − log Σ exp(z), stably
 
 :func:`ngram_log_probs_fn` turns a fixed n-gram table into such a function, for small worked examples.
 """
 
-import numbers
-
 import numpy as np
 
-from .._validation import (
-    _describe,
-    as_array,
-    check_callable,
-    check_finite_values,
-    check_nonnegative,
-    check_nonnegative_int,
-    check_positive_int,
-)
+from .._contract import checked
+from . import _checks
+from ._checks import next_log_probs
 
 __all__ = ["greedy_decode", "beam_search", "ngram_log_probs_fn"]
-
-_ROW_SUM_TOL = 1e-5  # |log Σ_v p_v| allowed in a row of log_probs_fn's output (float32 models round that much)
-
-
-# --- the model's answers ----------------------------------------------------------------------------------------------
-
-def _check_token(value, name, *, optional=False):
-    """A token id before the vocabulary is known: an int >= 0 (or None when ``optional``)."""
-    if optional and value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        expected = "an int token id (or None)" if optional else "an int token id"
-        raise TypeError(f"{name} must be {expected}; received {_describe(value)}. Pass an integer, e.g. "
-                        f"{name}=0.")
-    return check_nonnegative_int(value, name)
-
-
-def _check_in_vocabulary(value, name, V):
-    """Once the model has told us V: a token id must be below it."""
-    if value is not None and value >= V:
-        raise ValueError(f"{name} = {value} is not a token id of the model: log_probs_fn returned log-probabilities "
-                         f"over V = {V} tokens, so ids are 0, …, {V - 1}. Pass the id that the model's vocabulary "
-                         f"gives that token.")
-
-
-def _next_log_probs(log_probs_fn, prefixes, V):
-    """Call the model on ``prefixes`` (K, t) and check its answer: (K, V) rows of log-probabilities.
-
-    ``V`` is None on the first call, which fixes it for the following ones.
-    """
-    K, t = prefixes.shape
-    out = log_probs_fn(prefixes)
-    if out is None or isinstance(out, (str, bytes, dict, set)):
-        raise TypeError(f"log_probs_fn must return an array of shape (K, V); it returned {_describe(out)} for "
-                        f"{K} prefix(es) of length {t}. Return the next-token log-probabilities, one row per prefix.")
-    out = as_array(out, "the output of log_probs_fn")  # float64, a Tensor's values
-    expected = f"({K}, V)" if V is None else f"({K}, {V})"
-    if out.ndim != 2 or out.shape[0] != K or out.shape[1] == 0 or (V is not None and out.shape[1] != V):
-        raise ValueError(f"log_probs_fn returned an array of shape {out.shape} for {K} prefix(es) of length {t}; "
-                         f"expected shape {expected}, one row of next-token log-probabilities per prefix"
-                         + ("" if V is None else ", over the same V tokens at every step") + ".")
-    if np.isnan(out).any() or np.isposinf(out).any():
-        k, v = np.argwhere(np.isnan(out) | np.isposinf(out))[0]
-        raise ValueError(f"log_probs_fn returned {out[k, v]} at row {k}, column {v} (prefix "
-                         f"{prefixes[k].tolist()}); expected log-probabilities: finite numbers <= 0, or -inf for a "
-                         "token that cannot follow.")
-    m = out.max(axis=1)  # (K,)
-    with np.errstate(under="ignore", divide="ignore", invalid="ignore"):
-        log_total = m + np.log(np.exp(out - m[:, None]).sum(axis=1))  # (K,) log Σ_v p_v, stable logsumexp
-    bad = ~(np.abs(log_total) <= _ROW_SUM_TOL)  # a row of -inf has log_total = nan: bad too
-    if bad.any():
-        k = int(np.argmax(bad))
-        total = np.exp(log_total[k]) if np.isfinite(m[k]) else 0.0  # a row of -inf: probabilities all 0
-        raise ValueError(f"log_probs_fn returned rows that are not log-probabilities: row {k} (prefix "
-                         f"{prefixes[k].tolist()}) has probabilities that sum to {total:.6g}; "
-                         f"expected 1 (log Σ exp = 0 within {_ROW_SUM_TOL:g}). Return a log-softmax of the logits, "
-                         "z − log Σ exp(z), not the logits themselves.")
-    return out
-
-
-def _check_decoding_args(log_probs_fn, start_id, max_len, eos_id):
-    check_callable(log_probs_fn, "log_probs_fn", what="a function prefixes (K, t) -> log-probabilities (K, V)")
-    start_id = _check_token(start_id, "start_id")
-    max_len = check_positive_int(max_len, "max_len")
-    eos_id = _check_token(eos_id, "eos_id", optional=True)
-    return start_id, max_len, eos_id
 
 
 # --- greedy decoding --------------------------------------------------------------------------------------------------
 
+@checked(log_probs_fn=_checks.log_probs_fn, start_id=_checks.token_id, max_len="count",
+         eos_id=_checks.token_id_or_none)
 def greedy_decode(log_probs_fn, start_id, *, max_len, eos_id=None):
     """The most likely next token at every step: y_t = argmax_v log p(v | y_0, …, y_{t−1}).
 
@@ -132,14 +59,10 @@ def greedy_decode(log_probs_fn, start_id, *, max_len, eos_id=None):
 
     A tie between tokens goes to the lower token id (``np.argmax``).
     """
-    start_id, max_len, eos_id = _check_decoding_args(log_probs_fn, start_id, max_len, eos_id)
     ids, log_prob, V = [start_id], 0.0, None
     for _ in range(max_len):
-        step = _next_log_probs(log_probs_fn, np.array([ids]), V)[0]  # (V,) log p(v | y_<t)
-        if V is None:
-            V = step.shape[0]
-            _check_in_vocabulary(start_id, "start_id", V)
-            _check_in_vocabulary(eos_id, "eos_id", V)
+        step = next_log_probs(log_probs_fn, np.array([ids]), V, start_id, eos_id)[0]  # (V,) log p(v | y_<t)
+        V = step.shape[0]
         token = int(np.argmax(step))  # y_t; ties: the lowest id
         ids.append(token)
         log_prob += float(step[token])
@@ -181,6 +104,8 @@ def _beam_step(prefixes, log_p, step, beam_width, eos_id):
     return finished, np.concatenate([prefixes[k[keep]], v[keep, None]], axis=1), candidates[k[keep], v[keep]]
 
 
+@checked(log_probs_fn=_checks.log_probs_fn, start_id=_checks.token_id, beam_width="count", max_len="count",
+         eos_id=_checks.token_id_or_none, length_penalty="penalty")
 def beam_search(log_probs_fn, start_id, *, beam_width, max_len, eos_id=None, length_penalty=0.0):
     """Beam search: the ``beam_width`` best prefixes are extended by every token at each step.
 
@@ -235,18 +160,13 @@ def beam_search(log_probs_fn, start_id, *, beam_width, max_len, eos_id=None, len
         score, then fewer tokens first, then the lexicographically smaller ids. After an early stop it holds the
         hypotheses finished until then (at least one), which may be fewer than ``beam_width``.
     """
-    start_id, max_len, eos_id = _check_decoding_args(log_probs_fn, start_id, max_len, eos_id)
-    beam_width = check_positive_int(beam_width, "beam_width")
-    alpha = check_nonnegative(length_penalty, "length_penalty")
+    alpha = length_penalty
     prefixes = np.array([[start_id]], dtype=np.int64)  # (K, t): the alive prefixes, best first
     log_p = np.zeros(1)  # (K,) log p of each alive prefix
     finished, V = [], None  # finished: (ids, log p) of the hypotheses that ended in eos
     for _ in range(max_len):  # step t = 1, …, max_len: the prefixes have t tokens
-        step = _next_log_probs(log_probs_fn, prefixes, V)  # (K, V) log p(v | prefix)
-        if V is None:
-            V = step.shape[1]
-            _check_in_vocabulary(start_id, "start_id", V)
-            _check_in_vocabulary(eos_id, "eos_id", V)
+        step = next_log_probs(log_probs_fn, prefixes, V, start_id, eos_id)  # (K, V) log p(v | prefix)
+        V = step.shape[1]
         done, prefixes, log_p = _beam_step(prefixes, log_p, step, beam_width, eos_id)
         finished += done
         if not len(log_p):
@@ -264,6 +184,7 @@ def beam_search(log_probs_fn, start_id, *, beam_width, max_len, eos_id=None, len
 
 # --- a fixed model for examples -----------------------------------------------------------------------------------
 
+@checked(table="array", also=_checks.transition_table)
 def ngram_log_probs_fn(table):
     """A fixed n-gram model as a ``log_probs_fn``: p(y_t = v | y_<t) = table[y_{t−n+1}, …, y_{t−1}, v].
 
@@ -282,27 +203,12 @@ def ngram_log_probs_fn(table):
     log_probs_fn : function, int array (K, t) -> ndarray (K, V)
         log table[context of each prefix, :], with log 0 = −inf.
     """
-    P = as_array(table, "table")
-    n, V = P.ndim, (P.shape[0] if P.ndim else 0)
-    if n < 2 or V == 0 or any(size != V for size in P.shape):
-        raise ValueError(f"table must have n >= 2 axes of the same length V (context tokens, then the next token), "
-                         f"e.g. a (V, V) bigram table; received shape {P.shape}.")
-    check_finite_values(P, "table")
-    if (P < 0).any() or not np.allclose(P.sum(axis=-1), 1.0, rtol=0, atol=1e-8):
-        raise ValueError(f"table must hold probabilities: entries >= 0 with every slice table[..., :] summing to 1; "
-                         f"received entries from {P.min():.3g} to {P.max():.3g} and slice sums from "
-                         f"{P.sum(axis=-1).min():.6g} to {P.sum(axis=-1).max():.6g}. Divide each slice by its sum.")
+    n, V = table.ndim, table.shape[0]  # n − 1 context tokens, V token ids
     with np.errstate(divide="ignore"):
-        log_P = np.log(P)  # log 0 = -inf: a token that cannot follow
+        log_P = np.log(table)  # log 0 = -inf: a token that cannot follow
 
     def log_probs_fn(prefixes):
-        ids = as_array(prefixes, "prefixes", dtype=None)
-        if ids.ndim != 2 or ids.shape[1] == 0 or ids.dtype.kind not in "iu":
-            raise ValueError(f"prefixes must be an int array of shape (K, t), t >= 1; received {_describe(ids)}.")
-        if ids.size and (ids.min() < 0 or ids.max() >= V):
-            raise ValueError(f"prefixes must hold token ids 0, …, {V - 1} of the table; received ids from "
-                             f"{ids.min()} to {ids.max()}. Called by a decoder, column 0 is start_id: pass a "
-                             f"start_id below V = {V}.")
+        ids = _checks.table_prefixes(prefixes, V)  # (K, t)
         padded = np.concatenate([np.repeat(ids[:, :1], n - 1, axis=1), ids], axis=1)  # (K, n − 1 + t)
         context = padded[:, -(n - 1):]  # (K, n − 1): the last n − 1 tokens, oldest first
         return log_P[tuple(context.T)]  # (K, V)

@@ -12,20 +12,15 @@ decay, and gradient clipping.
 """
 
 import json
+import zipfile
 
 import numpy as np
 
-from .._validation import (
-    check_ids,
-    check_nonnegative,
-    check_nonnegative_int,
-    check_positive,
-    check_positive_int,
-    check_rng,
-)
+from .._contract import checked
 from ..data import datasets
 from ..engine.autograd import no_grad
 from ..nn.optim import AdamW, clip_grad_norm, warmup_cosine
+from . import _checks
 from .bpe import BPETokenizer
 from .transformer import TinyGPT
 
@@ -35,23 +30,7 @@ __all__ = ["random_windows", "evaluation_windows", "train_language_model", "mean
 PERSUASION_MODEL = "persuasion_tinygpt.npz"
 
 
-def _check_model(model):
-    if not all(callable(getattr(model, name, None)) for name in ("loss", "parameters")) or not hasattr(
-            model, "block_size"):
-        raise TypeError(f"model must be a language model with loss(idx, targets), parameters() and block_size, such "
-                        f"as TinyGPT; received {type(model).__name__}.")
-    return model
-
-
-def _sequence(ids, name, block_size, vocab_size=np.inf):
-    """``ids`` as a 1-D int64 array of token ids (below ``vocab_size``), long enough for one window and its target."""
-    ids = check_ids(ids, name, vocab_size=vocab_size, ndim=1)
-    if ids.size < block_size + 1:
-        raise ValueError(f"{name} must hold at least block_size + 1 = {block_size + 1} tokens (one window and the "
-                         f"token after it); received {ids.size}. Pass a longer text or a smaller block_size.")
-    return ids
-
-
+@checked(block_size="count", batch_size="count", rng="rng", ids=_checks.token_sequence, also=_checks.ids_hold_a_window)
 def random_windows(ids, block_size, batch_size, *, rng):
     """A batch of random windows of ``ids``: inputs and targets, the targets shifted by one token.
 
@@ -70,16 +49,13 @@ def random_windows(ids, block_size, batch_size, *, rng):
     -------
     inputs, targets : int arrays of shape (B, T); targets[b, t] = inputs[b, t + 1] for t < T − 1
     """
-    block_size = check_positive_int(block_size, "block_size")
-    batch_size = check_positive_int(batch_size, "batch_size")
-    rng = check_rng(rng)
-    ids = _sequence(ids, "ids", block_size)
     starts = rng.integers(0, ids.size - block_size, size=batch_size)  # (B,)
     rows = starts[:, None] + np.arange(block_size + 1)  # (B, T + 1): each window's positions
     windows = ids[rows]
     return windows[:, :-1], windows[:, 1:]
 
 
+@checked(block_size="count", ids=_checks.token_sequence, also=_checks.ids_hold_a_window)
 def evaluation_windows(ids, block_size):
     """``ids`` cut into consecutive, non-overlapping windows: inputs and targets of shape (W, T).
 
@@ -96,14 +72,13 @@ def evaluation_windows(ids, block_size):
     -------
     inputs, targets : int arrays of shape (W, T), W = ⌊(n − 1) / T⌋
     """
-    block_size = check_positive_int(block_size, "block_size")
-    ids = _sequence(ids, "ids", block_size)
     W = (ids.size - 1) // block_size
     inputs = ids[: W * block_size].reshape(W, block_size)
     targets = ids[1 : W * block_size + 1].reshape(W, block_size)
     return inputs, targets
 
 
+@checked(model=_checks.language_model, batch_size="count", ids=_checks.token_sequence, also=_checks.ids_fit_model)
 def mean_cross_entropy(model, ids, *, batch_size=64):
     """Mean cross-entropy per token, in nats, of ``model`` on ``ids`` read in :func:`evaluation_windows`.
 
@@ -119,9 +94,6 @@ def mean_cross_entropy(model, ids, *, batch_size=64):
     float
         exp of it is the model's perplexity on ``ids``.
     """
-    model = _check_model(model)
-    batch_size = check_positive_int(batch_size, "batch_size")
-    ids = _sequence(ids, "ids", model.block_size, getattr(model, "vocab_size", np.inf))
     inputs, targets = evaluation_windows(ids, model.block_size)
     total = 0.0
     with no_grad():
@@ -131,6 +103,10 @@ def mean_cross_entropy(model, ids, *, batch_size=64):
     return total / targets.size
 
 
+@checked(model=_checks.language_model, steps="count", batch_size="count", lr="rate", warmup_steps="count0",
+         rng="rng", weight_decay="penalty", max_norm="rate", min_lr="penalty", ids=_checks.token_sequence,
+         val_ids=_checks.token_sequence, eval_every="count?",
+         also=(_checks.warmup_within_steps, _checks.ids_fit_model, _checks.val_ids_fit_model))
 def train_language_model(model, ids, *, steps, batch_size, lr, warmup_steps, rng, weight_decay=0.1, max_norm=1.0,
                          min_lr=0.0, val_ids=None, eval_every=None):
     """Train ``model`` on random windows of ``ids`` with AdamW, warm-up + cosine decay and gradient clipping.
@@ -165,25 +141,6 @@ def train_language_model(model, ids, *, steps, batch_size, lr, warmup_steps, rng
         ``loss`` (steps,) the training batch's loss before each step, ``lr`` (steps,) its rate, ``grad_norm``
         (steps,) the gradient norm before clipping; with ``val_ids``, ``val_step`` and ``val_loss``.
     """
-    model = _check_model(model)
-    steps = check_positive_int(steps, "steps")
-    batch_size = check_positive_int(batch_size, "batch_size")
-    lr = check_positive(lr, "lr")
-    warmup_steps = check_nonnegative_int(warmup_steps, "warmup_steps")
-    weight_decay = check_nonnegative(weight_decay, "weight_decay")
-    max_norm = check_positive(max_norm, "max_norm")
-    min_lr = check_nonnegative(min_lr, "min_lr")
-    rng = check_rng(rng)
-    warmup_cosine(0, lr=lr, warmup_steps=warmup_steps, total_steps=steps, min_lr=min_lr)  # checks them together
-    vocab_size = getattr(model, "vocab_size", np.inf)
-    ids = _sequence(ids, "ids", model.block_size, vocab_size)
-    if (val_ids is None) != (eval_every is None):
-        raise ValueError("val_ids and eval_every go together: pass both to score held-out tokens during training "
-                         f"(e.g. eval_every=100), or neither; received val_ids={'None' if val_ids is None else '...'} "
-                         f"and eval_every={eval_every!r}.")
-    if val_ids is not None:
-        val_ids = _sequence(val_ids, "val_ids", model.block_size, vocab_size)
-        eval_every = check_positive_int(eval_every, "eval_every")
     params = model.parameters()
     optimizer = AdamW(params, lr=lr, weight_decay=weight_decay)
     history = {"loss": np.empty(steps), "lr": np.empty(steps), "grad_norm": np.empty(steps)}
@@ -228,14 +185,19 @@ def load_persuasion_model(*, data_dir=None):
     """
     path = datasets._data_folder(data_dir, PERSUASION_MODEL) / PERSUASION_MODEL
     datasets._verify_checksum(path)  # names the file and how to restore it
-    with np.load(path, allow_pickle=False) as stored:
-        config = json.loads(str(stored["config"]))
-        pairs = stored["merges"][:, :2]  # (V − 256, 2): merge k joined pairs[k] into id 256 + k
-        state = {key.removeprefix("param/"): stored[key] for key in stored.files if key.startswith("param/")}
-        history = {key.removeprefix("history/"): stored[key] for key in stored.files if key.startswith("history/")}
-    tokenizer = BPETokenizer.from_merges(pairs)
-    model = TinyGPT(config["vocab_size"], config["block_size"], config["d_model"], config["num_heads"],
-                    config["num_layers"], config["d_ff"], rng=np.random.default_rng(config["seed"]),
-                    tie_weights=config["tie_weights"])
-    model.load_state_dict(state)
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            config = json.loads(str(stored["config"]))
+            pairs = stored["merges"][:, :2]  # (V − 256, 2): merge k joined pairs[k] into id 256 + k
+            state = {key.removeprefix("param/"): stored[key] for key in stored.files if key.startswith("param/")}
+            history = {key.removeprefix("history/"): stored[key] for key in stored.files if key.startswith("history/")}
+        tokenizer = BPETokenizer.from_merges(pairs)
+        model = TinyGPT(config["vocab_size"], config["block_size"], config["d_model"], config["num_heads"],
+                        config["num_layers"], config["d_ff"], rng=np.random.default_rng(config["seed"]),
+                        tie_weights=config["tie_weights"])
+        model.load_state_dict(state)
+    except (KeyError, IndexError, TypeError, ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+        detail = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc).rstrip(".")
+        raise ValueError(f"{path} is not the model archive that tools/train_language_model.py writes (reading it "
+                         f"failed: {detail}). {datasets._restore_hint(PERSUASION_MODEL)}") from exc
     return model, tokenizer, history, config

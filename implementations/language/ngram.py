@@ -13,19 +13,13 @@ the number of equally likely tokens a model is as unsure between, on average. A 
 
 import numpy as np
 
-from .._validation import as_array, check_ids, check_positive, check_positive_int
+from .._contract import checked
+from . import _checks
 
 __all__ = ["unigram_table", "bigram_table", "cross_entropy"]
 
 
-def _token_ids(ids, vocab_size, name="ids", *, min_length=1):
-    ids = check_ids(as_array(ids, name, dtype=None), name, vocab_size=vocab_size, ndim=1)
-    if ids.size < min_length:
-        raise ValueError(f"{name} must hold at least {min_length} token(s); received {ids.size}. Pass a longer "
-                         "sequence of token ids.")
-    return ids
-
-
+@checked(vocab_size="count", delta="rate", ids="ids (n,) < vocab_size")
 def unigram_table(ids, vocab_size, *, delta=1.0):
     """Unigram probabilities with additive smoothing: p(v) = (c(v) + δ) / (n + δV).
 
@@ -42,13 +36,11 @@ def unigram_table(ids, vocab_size, *, delta=1.0):
     -------
     p : ndarray of shape (V,), summing to 1
     """
-    vocab_size = check_positive_int(vocab_size, "vocab_size")
-    delta = check_positive(delta, "delta")
-    ids = _token_ids(ids, vocab_size)
     counts = np.bincount(ids, minlength=vocab_size) + delta  # (V,)
     return counts / counts.sum()
 
 
+@checked(vocab_size="count", delta="rate", ids="ids (n,) < vocab_size", also=_checks.two_tokens)
 def bigram_table(ids, vocab_size, *, delta=1.0):
     """Bigram probabilities with additive smoothing: P[u, v] = (c(u, v) + δ) / (c(u, ·) + δV).
 
@@ -65,14 +57,12 @@ def bigram_table(ids, vocab_size, *, delta=1.0):
     -------
     P : ndarray of shape (V, V): row u is p(next | last = u) and sums to 1
     """
-    vocab_size = check_positive_int(vocab_size, "vocab_size")
-    delta = check_positive(delta, "delta")
-    ids = _token_ids(ids, vocab_size, min_length=2)
     pairs = ids[:-1] * vocab_size + ids[1:]  # (n − 1,): the pair (u, v) as one index
     counts = np.bincount(pairs, minlength=vocab_size**2).reshape(vocab_size, vocab_size) + delta  # (V, V)
     return counts / counts.sum(axis=1, keepdims=True)
 
 
+@checked(table="array (V,) | (V, W)", ids="ids (n,) < V", also=_checks.ids_score_table)
 def cross_entropy(table, ids):
     """Mean negative log-likelihood, in nats per token, of ``ids`` under a unigram or bigram table.
 
@@ -91,15 +81,5 @@ def cross_entropy(table, ids):
     -------
     float
     """
-    P = as_array(table, "table")
-    if P.ndim not in (1, 2) or P.size == 0 or (P.ndim == 2 and P.shape[0] != P.shape[1]):
-        raise ValueError(f"table must be a unigram table of shape (V,) or a bigram table of shape (V, V); received "
-                         f"shape {P.shape}. Build it with unigram_table or bigram_table.")
-    if not np.isfinite(P).all() or (P <= 0).any() or not np.allclose(P.sum(axis=-1), 1.0, rtol=0, atol=1e-8):
-        raise ValueError(f"table must hold probabilities > 0 with each distribution summing to 1 (smoothing keeps "
-                         f"them positive); received entries from {np.nanmin(P):.3g} to {np.nanmax(P):.3g}. Build it "
-                         "with unigram_table or bigram_table and delta > 0.")
-    ids = _token_ids(ids, P.shape[0], min_length=P.ndim)
-    if P.ndim == 1:
-        return float(-np.log(P[ids]).mean())
-    return float(-np.log(P[ids[:-1], ids[1:]]).mean())
+    p = table[ids] if table.ndim == 1 else table[ids[:-1], ids[1:]]  # (n,) or (n − 1,): p(y_t | context_t)
+    return float(-np.log(p).mean())

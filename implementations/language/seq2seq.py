@@ -14,57 +14,28 @@ right, so padding after a target's end changes nothing before it; leave it out o
 
 import numpy as np
 
-from .._validation import (
-    as_array,
-    check_flag,
-    check_ids,
-    check_ignore_index,
-    check_next_token_targets,
-    check_nonnegative_int,
-    check_positive_int,
-    check_rng,
-)
+from .._contract import checked
 from ..engine import functional as F
-from ..engine.autograd import Tensor, _check_not_empty, _result, _tensors, _unbroadcast, no_grad
+from ..engine.autograd import Tensor, _unbroadcast, no_grad
 from ..engine.functional import concatenate
 from ..nn.layers import Embedding, Linear
 from ..nn.module import Module
 from ..sequence.recurrent import GRU
-from .attention import _check_lengths, _check_mask
+from . import _checks
+from .attention import key_padding_mask
 
 __all__ = ["additive_attention", "Seq2Seq"]
+
+#: The fast path of :func:`additive_attention`: its scores as one node of the graph (``_additive_scores``), with the
+#: backward pass written out; False computes them as written, with the engine's operations (the tests compare them).
+FUSED_SCORES = True
 
 
 # --- additive attention -------------------------------------------------------------------------------------------
 
-def _check_additive(Q, K, V, W_q, W_k, w):
-    """Shapes of :func:`additive_attention`'s arguments, each named when it does not fit."""
-    for name, t in (("queries", Q), ("keys", K), ("values", V)):
-        if t.ndim < 2:
-            raise ValueError(f"{name} must be at least 2-D (…, tokens, features); received shape {t.shape}. "
-                             f"For a single token use {name}[None].")
-        _check_not_empty(t, name, "at least one token with at least one feature")
-    if V.shape[-2] != K.shape[-2]:
-        raise ValueError(f"values must have one value per key: {K.shape[-2]} rows along its second-to-last axis "
-                         f"(T_k, as in keys {K.shape}); received shape {V.shape}.")
-    for name, W, x, x_name in (("W_q", W_q, Q, "queries"), ("W_k", W_k, K, "keys")):
-        if W.ndim != 2 or W.shape[0] != x.shape[-1] or W.shape[1] == 0:
-            raise ValueError(f"{name} must have shape ({x.shape[-1]}, A): one row per feature of {x_name} "
-                             f"{x.shape}, A >= 1 columns (the attention size); received shape {W.shape}.")
-    A = W_q.shape[1]
-    if W_k.shape[1] != A:
-        raise ValueError(f"W_k must have the {A} columns of W_q (A, the attention size: W_q q_i and W_k k_j are "
-                         f"added); received shape {W_k.shape}.")
-    if w.shape != (A,):
-        raise ValueError(f"w must have shape ({A},), one weight per column of W_q and W_k (the attention size A); "
-                         f"received shape {w.shape}.")
-    try:
-        np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
-    except ValueError as exc:
-        raise ValueError(f"the leading (batch) axes of queries {Q.shape}, keys {K.shape} and values {V.shape} do not "
-                         "broadcast; expected the same batch axes (or axes of length 1).") from exc
-
-
+@checked(W_q="tensor (d_q, A)", W_k="tensor (d_k, A)", w="tensor (A,)", queries="tensor (..., T_q, d_q)",
+         keys="tensor (..., T_k, d_k)", values="tensor (..., T_k, d_v)", mask=_checks.attention_mask, like_inputs=True,
+         also=(_checks.additive_batch_axes_broadcast, _checks.mask_fits_additive_scores))
 def additive_attention(queries, keys, values, W_q, W_k, w, *, mask=None):
     """Additive attention, eq. (7.6) (Bahdanau et al., 2014): a small network scores every query against every key.
 
@@ -73,9 +44,8 @@ def additive_attention(queries, keys, values, W_q, W_k, w, *, mask=None):
     with q_i ∈ ℝ^{d_q} the i-th query, k_j ∈ ℝ^{d_k} and v_j ∈ ℝ^{d_v} the j-th key and value, W_q (d_q, A),
     W_k (d_k, A) and w (A,), A the attention size. Vectors are rows in the code, so W_qᵀ q_i is ``q_i @ W_q``.
     Unlike the dot product of :func:`~implementations.language.attention.scaled_dot_product_attention`, queries and
-    keys may
-    have different widths. All T_q × T_k scores are computed at once: the projected queries (…, T_q, 1, A) and keys
-    (…, 1, T_k, A) broadcast to (…, T_q, T_k, A) before the tanh.
+    keys may have different widths. All T_q × T_k scores are computed at once: the projected queries (…, T_q, 1, A)
+    and keys (…, 1, T_k, A) broadcast to (…, T_q, T_k, A) before the tanh.
 
     Parameters
     ----------
@@ -88,8 +58,7 @@ def additive_attention(queries, keys, values, W_q, W_k, w, *, mask=None):
     w : array_like or Tensor of shape (A,)
     mask : array_like of bool, broadcastable to (…, T_q, T_k), optional
         True where attention is allowed, e.g. :func:`~implementations.language.attention.key_padding_mask` for padded
-        keys.
-        Every query must be allowed at least one key.
+        keys. Every query must be allowed at least one key.
 
     Returns
     -------
@@ -98,24 +67,15 @@ def additive_attention(queries, keys, values, W_q, W_k, w, *, mask=None):
     weights : ndarray or Tensor of shape (…, T_q, T_k)
         α_ij; each row sums to 1, and masked keys get weight 0.
     """
-    (Q, K, V, Wq, Wk, w_t), as_tensor = _tensors({"queries": queries, "keys": keys, "values": values, "W_q": W_q,
-                                                  "W_k": W_k, "w": w})
-    _check_additive(Q, K, V, Wq, Wk, w_t)
+    q, k = queries @ W_q, keys @ W_k  # (…, T_q, A), (…, T_k, A): W_qᵀ q_i and W_kᵀ k_j
+    if FUSED_SCORES:  # the fast path: the same scores, with fewer arrays of the size of the hidden layer
+        scores = _additive_scores(q, k, w)  # (…, T_q, T_k)
+    else:
+        scores = (q[..., :, None, :] + k[..., None, :, :]).tanh() @ w  # (…, T_q, T_k): e_ij = wᵀ tanh(q_i + k_j)
     if mask is not None:
-        mask = _check_mask(mask, (*np.broadcast_shapes(Q.shape[:-2], K.shape[:-2]), Q.shape[-2], K.shape[-2]))
-    context, weights = _additive_attention(Q, K, V, Wq, Wk, w_t, mask=mask)
-    return _result(context, as_tensor), _result(weights, as_tensor)
-
-
-def _additive_attention(Q, K, V, W_q, W_k, w, *, mask=None):
-    """:func:`additive_attention` on Tensors without checks (the mask, if any, is a checked bool array)."""
-    q = Q @ W_q  # (…, T_q, A): W_qᵀ q_i for every query
-    k = K @ W_k  # (…, T_k, A): W_kᵀ k_j for every key
-    scores = _additive_scores(q, k, w)  # (…, T_q, T_k): e_ij = wᵀ tanh(W_qᵀ q_i + W_kᵀ k_j)
-    if mask is not None:
-        scores = scores.masked_fill(~np.broadcast_to(mask, scores.shape), -np.inf)  # weight exp(−∞) = 0
+        scores = scores.masked_fill(~mask, -np.inf)  # weight exp(−∞) = 0
     weights = scores.softmax(axis=-1)  # (…, T_q, T_k): α_ij, each row sums to 1
-    return weights @ V, weights  # (…, T_q, d_v)
+    return weights @ values, weights  # (…, T_q, d_v): c_i
 
 
 def _additive_scores(q, k, w):
@@ -158,19 +118,6 @@ def _additive_scores(q, k, w):
     return Tensor._result(scores, (q, k, w), backward, "additive_scores")
 
 
-# --- checks of token ids ------------------------------------------------------------------------------------------
-
-def _check_ids(ids, name, vocab_size, *, ndim=2):
-    """Token ids as an int64 array of ``ndim`` axes, integers 0..vocab_size − 1, refused by ``name`` otherwise."""
-    values = as_array(ids.data if isinstance(ids, Tensor) else ids, name)
-    if values.ndim != ndim:
-        shape = "(B, T) (a batch of sequences of token ids)" if ndim == 2 else "(T,) (one sequence of token ids)"
-        hint = {(2, 1): f" For one sequence use {name}[None].",
-                (1, 2): f" For row b of a padded batch use {name}[b, :length_b]."}.get((ndim, values.ndim), "")
-        raise ValueError(f"{name} must have shape {shape}; received shape {values.shape}.{hint}")
-    return check_ids(values, name, vocab_size=vocab_size)  # NaN, fractions, ids outside 0..V−1, empty
-
-
 # --- the model ----------------------------------------------------------------------------------------------------
 
 class Seq2Seq(Module):
@@ -210,69 +157,33 @@ class Seq2Seq(Module):
         A, the width of the scoring network; default H. Only with ``attention=True``.
     """
 
+    @checked(src_vocab="count", tgt_vocab="count", embed_dim="count", hidden_size="count", rng="rng",
+             attention="flag", attention_size="count?", also=_checks.attention_size_needs_attention)
     def __init__(self, src_vocab, tgt_vocab, embed_dim, hidden_size, *, rng, attention=True, attention_size=None):
-        self.src_vocab = check_positive_int(src_vocab, "src_vocab")
-        self.tgt_vocab = check_positive_int(tgt_vocab, "tgt_vocab")
-        embed_dim = check_positive_int(embed_dim, "embed_dim")
-        H = self.hidden_size = check_positive_int(hidden_size, "hidden_size")
-        rng = check_rng(rng)
-        self.attention = check_flag(attention, "attention")
-        if attention_size is not None:
-            attention_size = check_positive_int(attention_size, "attention_size")
-            if not self.attention:
-                raise ValueError(f"attention_size = {attention_size} is set but attention=False; a model without "
-                                 "attention has no scoring network. Pass attention=True, or leave attention_size "
-                                 "out.")
+        self.src_vocab, self.tgt_vocab, self.hidden_size, self.attention = src_vocab, tgt_vocab, hidden_size, attention
+        H = hidden_size
         self.src_embed = Embedding(src_vocab, embed_dim, rng=rng)
         self.encoder = GRU(embed_dim, H, rng=rng)
         self.tgt_embed = Embedding(tgt_vocab, embed_dim, rng=rng)
         self.decoder = GRU(embed_dim, H, rng=rng)
-        if self.attention:
+        if attention:
             A = H if attention_size is None else attention_size
             a = np.sqrt(6.0 / (H + A))  # Xavier-uniform bound
             self.W_q = Tensor(rng.uniform(-a, a, size=(H, A)), requires_grad=True)  # (H, A): projects s_t
             self.W_k = Tensor(rng.uniform(-a, a, size=(H, A)), requires_grad=True)  # (H, A): projects h_j
             self.w = Tensor(rng.uniform(-1, 1, size=A) / np.sqrt(A), requires_grad=True)  # (A,)
-        self.out = Linear(2 * H if self.attention else H, tgt_vocab, rng=rng)
+        self.out = Linear(2 * H if attention else H, tgt_vocab, rng=rng)
 
-    # --- checks -------------------------------------------------------------------------------------------------
-
-    def _check_source(self, src, src_lengths):
-        src = _check_ids(src, "src", self.src_vocab)
-        if src_lengths is not None:
-            src_lengths = _check_lengths(src_lengths, src.shape[1], "src_lengths", B=src.shape[0])
-        return src, src_lengths
-
-    def _check_pair(self, src, tgt_in, src_lengths):
-        src, src_lengths = self._check_source(src, src_lengths)
-        tgt_in = _check_ids(tgt_in, "tgt_in", self.tgt_vocab)
-        if tgt_in.shape[0] != src.shape[0]:
-            raise ValueError(f"tgt_in has {tgt_in.shape[0]} sequences but src has {src.shape[0]}; expected one target "
-                             "per source sequence, shape (B, T_out) with the B of src.")
-        return src, tgt_in, src_lengths
-
-    # --- the computation ------------------------------------------------------------------------------------------
-
-    def _encode(self, src, src_lengths):
-        """Encoder states (B, S, H), the last real one h_S (B, H), and the key-padding mask (B, 1, S) or None."""
-        memory, h_S = self.encoder(self.src_embed(src), lengths=src_lengths)  # (B, S, H), (B, H)
-        if src_lengths is None:
-            return memory, h_S, None
-        mask = (np.arange(src.shape[1])[None, :] < src_lengths[:, None])[:, None, :]  # (B, 1, S): True = real
-        return memory, h_S, mask
-
-    def _readout(self, s, memory, mask):
+    def _readout(self, s, memory, src_lengths):
         """Logits (B, T, V) from the decoder states s (B, T, H), and the attention weights (B, T, S) or None."""
         if not self.attention:
-            return self.out._forward(s), None  # (B, T, V)
-        context, weights = _additive_attention(s, memory, memory, self.W_q, self.W_k, self.w, mask=mask)  # c_t
-        return self.out._forward(concatenate([s, context], axis=-1)), weights  # (B, T, V) from [s_t ; c_t]
+            return self.out(s), None  # (B, T, V) from s_t
+        mask = None if src_lengths is None else key_padding_mask(src_lengths, memory.shape[1])  # (B, 1, S)
+        context, weights = additive_attention(s, memory, memory, self.W_q, self.W_k, self.w, mask=mask)  # c_t
+        return self.out(concatenate([s, context], axis=-1)), weights  # (B, T, V) from [s_t ; c_t]
 
-    def _forward(self, src, tgt_in, src_lengths):
-        memory, h_S, mask = self._encode(src, src_lengths)
-        s, _ = self.decoder(self.tgt_embed(tgt_in), h_S)  # (B, T, H): s_t, the bridge h_S as initial state
-        return self._readout(s, memory, mask)
-
+    @checked(src=_checks.token_batch, tgt_in=_checks.token_batch, src_lengths=_checks.lengths, return_weights="flag",
+             also=(_checks.sources_and_targets_fit, _checks.weights_need_attention))
     def forward(self, src, tgt_in, *, src_lengths=None, return_weights=False):
         """Next-token logits for every position of the target, by teacher forcing.
 
@@ -294,14 +205,14 @@ class Seq2Seq(Module):
         weights : ndarray of shape (B, T, S), only if ``return_weights``
             Row t is the distribution of output step t over the source positions; zero on padding.
         """
-        src, tgt_in, src_lengths = self._check_pair(src, tgt_in, src_lengths)
-        return_weights = check_flag(return_weights, "return_weights")
-        if return_weights and not self.attention:
-            raise ValueError("return_weights=True needs a model built with attention=True; this one has no attention "
-                             "weights. Leave return_weights out.")
-        logits, weights = self._forward(src, tgt_in, src_lengths)
+        memory, h_S = self.encoder(self.src_embed(src), lengths=src_lengths)  # h_1, …, h_S (B, S, H); h_S (B, H)
+        s, _ = self.decoder(self.tgt_embed(tgt_in), h_S)  # (B, T, H): s_t, from s_0 = h_S (the bridge)
+        logits, weights = self._readout(s, memory, src_lengths)  # (B, T, V), (B, T, S) or None
         return (logits, weights.data) if return_weights else logits
 
+    @checked(src=_checks.token_batch, tgt_in=_checks.token_batch, tgt_out=_checks.targets,
+             src_lengths=_checks.lengths, ignore_index=_checks.ignore_index,
+             also=(_checks.sources_and_targets_fit, _checks.tgt_out_fits))
     def loss(self, src, tgt_in, tgt_out, *, src_lengths=None, ignore_index=None):
         """Mean cross-entropy of the next-token predictions under teacher forcing.
 
@@ -320,13 +231,10 @@ class Seq2Seq(Module):
         -------
         loss : Tensor of shape ()
         """
-        src, tgt_in, src_lengths = self._check_pair(src, tgt_in, src_lengths)
-        ignore_index = check_ignore_index(ignore_index)
-        tgt_out = check_next_token_targets(tgt_out, "tgt_out", inputs_name="tgt_in", shape=tgt_in.shape,
-                                           vocab_name="tgt_vocab", vocab_size=self.tgt_vocab, ignore_index=ignore_index)
-        logits, _ = self._forward(src, tgt_in, src_lengths)
+        logits = self.forward(src, tgt_in, src_lengths=src_lengths)  # (B, T, V)
         return F.cross_entropy(logits, tgt_out, ignore_index=ignore_index)
 
+    @checked(src=_checks.token_sequence, also=_checks.source_in_vocabulary)
     def log_probs_fn(self, src):
         """The model, for one source sequence, as the ``log_probs_fn`` of :mod:`implementations.language.decoding`.
 
@@ -343,12 +251,11 @@ class Seq2Seq(Module):
         -------
         function int array (K, t) -> ndarray (K, tgt_vocab), for ``greedy_decode`` and ``beam_search``
         """
-        src = _check_ids(src, "src", self.src_vocab, ndim=1)
         with no_grad():
-            memory, h_S, _ = self._encode(src[None], None)  # (1, S, H), (1, H)
+            memory, h_S = self.encoder(self.src_embed(src[None]))  # (1, S, H), (1, H)
 
         def log_probs(prefixes):
-            ids = _check_ids(prefixes, "prefixes", self.tgt_vocab)  # (K, t)
+            ids = _checks.target_prefixes(prefixes, self.tgt_vocab)  # (K, t)
             with no_grad():
                 h0 = Tensor(np.repeat(h_S.data, ids.shape[0], axis=0))  # (K, H): every prefix starts from h_S
                 s, _ = self.decoder(self.tgt_embed(ids), h0)  # (K, t, H)
@@ -357,6 +264,8 @@ class Seq2Seq(Module):
 
         return log_probs
 
+    @checked(src=_checks.token_batch, start_id="count0", max_len="count", src_lengths=_checks.lengths,
+             also=(_checks.sources_fit, _checks.start_in_vocabulary))
     def greedy(self, src, *, start_id, max_len, src_lengths=None):
         """Greedy decoding of a batch: y_t = argmax_v p(v | y_<t, x), one decoder step at a time.
 
@@ -379,20 +288,13 @@ class Seq2Seq(Module):
         ids : ndarray of int64, shape (B, max_len)
             y_1, …, y_max_len for each source (the start token not included).
         """
-        src, src_lengths = self._check_source(src, src_lengths)
-        start_id = check_nonnegative_int(start_id, "start_id")
-        if start_id >= self.tgt_vocab:
-            raise ValueError(f"start_id must be a target token id 0..{self.tgt_vocab - 1} (below tgt_vocab = "
-                             f"{self.tgt_vocab}); received {start_id}.")
-        max_len = check_positive_int(max_len, "max_len")
-        B = src.shape[0]
-        ids = np.empty((B, max_len), dtype=np.int64)
-        y = np.full((B, 1), start_id)  # (B, 1): y_0
+        ids = np.empty((src.shape[0], max_len), dtype=np.int64)
+        y = np.full((src.shape[0], 1), start_id)  # (B, 1): y_0
         with no_grad():
-            memory, h, mask = self._encode(src, src_lengths)  # h = h_S, the decoder's initial state
+            memory, h = self.encoder(self.src_embed(src), lengths=src_lengths)  # h = h_S, the decoder's first state
             for t in range(max_len):
                 s, h = self.decoder(self.tgt_embed(y), h)  # (B, 1, H): one step from the previous state
-                logits, _ = self._readout(s, memory, mask)  # (B, 1, V)
+                logits, _ = self._readout(s, memory, src_lengths)  # (B, 1, V)
                 y = logits.data.argmax(axis=-1)  # (B, 1): y_t, ties to the lower id as np.argmax
                 ids[:, t] = y[:, 0]
         return ids

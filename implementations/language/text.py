@@ -1,4 +1,4 @@
-"""Text as numbers: tokens, vocabularies, one-hot vectors, TF-IDF and word2vec embeddings.
+"""Text as numbers: tokens, vocabularies and TF-IDF (one-hot vectors are numeric.one_hot).
 
 Chapter 7 of the book. Everything here is NumPy; :func:`tfidf` reproduces scikit-learn's
 ``TfidfVectorizer`` (default token pattern, lower-casing, alphabetical vocabulary) for the options it takes.
@@ -10,20 +10,16 @@ from collections import Counter
 
 import numpy as np
 
-from .._validation import (
-    _describe,
-    check_flag,
-    check_ids,
-    check_positive_int,
-    check_str_list,
-)
+from .._contract import checked
+from . import _text_checks
 
 __all__ = ["tokenize", "Vocabulary", "tfidf"]
 
 _WORD_OR_SYMBOL = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|[^\sa-z0-9]")
-_SKLEARN_TOKEN = re.compile(r"(?u)\b\w\w+\b")  # TfidfVectorizer's default token_pattern
+_TERM = re.compile(r"(?u)\b\w\w+\b")  # TfidfVectorizer's default token_pattern: two or more word characters
 
 
+@checked(text=_text_checks.text)
 def tokenize(text):
     """Lower-cased words (with an apostrophe part, as in "don't") and single punctuation marks, in order.
 
@@ -41,9 +37,6 @@ def tokenize(text):
     >>> tokenize("I need to run to catch the bus!")
     ['i', 'need', 'to', 'run', 'to', 'catch', 'the', 'bus', '!']
     """
-    if not isinstance(text, str):
-        hint = " Tokenize each text on its own: [tokenize(t) for t in texts]." if isinstance(text, list) else ""
-        raise TypeError(f"text must be a str; received {_describe(text)}.{hint}")
     return _WORD_OR_SYMBOL.findall(text.lower())
 
 
@@ -55,10 +48,10 @@ class Vocabulary:
     Parameters
     ----------
     tokens : list of str
-        The tokens of a training text (repeats count towards the frequencies), e.g. ``tokenize(text)``;
-        a bare string is refused rather than split into characters.
+        The tokens of a training text (repeats count towards the frequencies), e.g. ``tokenize(text)``, at least
+        one; a bare string is refused rather than split into characters.
     min_count : int, default 1
-        Tokens seen fewer times are left out and encode as ``<unk>``.
+        Tokens seen fewer times are left out and encode as ``<unk>``; at least one token must be kept.
 
     Attributes
     ----------
@@ -69,10 +62,11 @@ class Vocabulary:
     """
 
     PAD, UNK = "<pad>", "<unk>"
+    pad_id, unk_id = 0, 1
 
+    @checked(tokens="tokens", min_count="count",
+             also=(_text_checks.some_tokens, _text_checks.min_count_keeps_a_token))
     def __init__(self, tokens, *, min_count=1):
-        tokens = check_str_list(tokens, "tokens")
-        min_count = check_positive_int(min_count, "min_count")
         counts = Counter(tokens)
         kept = sorted((t for t, c in counts.items() if c >= min_count and t not in (self.PAD, self.UNK)),
                       key=lambda t: (-counts[t], t))
@@ -80,20 +74,24 @@ class Vocabulary:
         self.stoi = {t: i for i, t in enumerate(self.itos)}
         self.counts = counts
 
-    pad_id, unk_id = 0, 1
-
     def __len__(self):
         return len(self.itos)
 
+    @property
+    def vocab_size(self):
+        """V = len(self): the number of ids, <pad> and <unk> included."""
+        return len(self.itos)
+
+    @checked(tokens="tokens")
     def encode(self, tokens):
         """The id of each token: ndarray of int64, shape (len(tokens),).
 
         A token not in the vocabulary encodes as ``<unk>`` (id 1) by design: that is what the ``<unk>`` entry is
         for. ``tokens`` must be a list of str; a bare string is refused rather than encoded letter by letter.
         """
-        tokens = check_str_list(tokens, "tokens")
         return np.array([self.stoi.get(t, self.unk_id) for t in tokens], dtype=np.int64)
 
+    @checked(ids="ids < self.vocab_size")
     def decode(self, ids):
         """The token of each id: list of str, in the order of ``ids.ravel()``.
 
@@ -102,10 +100,10 @@ class Vocabulary:
         ids : array_like of int, any shape
             Integer ids 0, …, len(self) − 1 (integer-valued floats such as 2.0 are accepted), at least one.
         """
-        ids = check_ids(ids, "ids", vocab_size=len(self))
         return [self.itos[i] for i in ids.ravel()]
 
 
+@checked(docs=_text_checks.documents, sublinear_tf="flag", smooth_idf="flag", norm="{l2, l1}?")
 def tfidf(docs, *, sublinear_tf=False, smooth_idf=True, norm="l2"):
     """Term frequency–inverse document frequency vectors, eq. (7.1), as scikit-learn's ``TfidfVectorizer``.
 
@@ -128,30 +126,18 @@ def tfidf(docs, *, sublinear_tf=False, smooth_idf=True, norm="l2"):
     vocabulary : list of str
         The V terms, in alphabetical order (the columns of X).
     """
-    if isinstance(docs, str):
-        raise TypeError(f"docs must be a list of strings, one per document; received {_describe(docs)}. "
-                        "Wrap a single document in a list: docs=[text].")
-    docs = check_str_list(docs, "docs", what="document string")
-    sublinear_tf, smooth_idf = check_flag(sublinear_tf, "sublinear_tf"), check_flag(smooth_idf, "smooth_idf")
-    if not (norm is None or (isinstance(norm, str) and norm in ("l2", "l1"))):
-        raise ValueError(f"norm must be 'l2', 'l1' or None; received {norm!r}.")
-    tokens = [_SKLEARN_TOKEN.findall(d.lower()) for d in docs]
-    vocabulary = sorted({t for doc in tokens for t in doc})
-    if not vocabulary:
-        raise ValueError(f"docs ({len(docs)} documents) contain no terms of two or more letters; nothing to "
-                         "weight. Pass at least one document with a word of two or more letters.")
+    terms = [_TERM.findall(d.lower()) for d in docs]  # the terms of each document, in order
+    vocabulary = sorted({t for doc in terms for t in doc})
     column = {t: j for j, t in enumerate(vocabulary)}
-    counts = np.zeros((len(docs), len(vocabulary)))  # (n, V)
-    for i, doc in enumerate(tokens):
+    counts = np.zeros((len(docs), len(vocabulary)))  # (n, V): c_{d,t}
+    for i, doc in enumerate(terms):
         for t in doc:
             counts[i, column[t]] += 1
     tf = np.where(counts > 0, 1.0 + np.log(np.where(counts > 0, counts, 1.0)), 0.0) if sublinear_tf else counts
-    n, df = len(docs), (counts > 0).sum(axis=0)
-    idf = np.log((1 + n) / (1 + df)) + 1 if smooth_idf else np.log(n / df) + 1
-    X = tf * idf
+    n, df = len(docs), (counts > 0).sum(axis=0)  # df (V,): the documents holding each term
+    idf = np.log((1 + n) / (1 + df)) + 1 if smooth_idf else np.log(n / df) + 1  # (V,)
+    X = tf * idf  # (n, V)
     if norm is not None:
         size = np.linalg.norm(X, axis=1, keepdims=True) if norm == "l2" else np.abs(X).sum(axis=1, keepdims=True)
-        X = X / np.where(size > 0, size, 1.0)
+        X = X / np.where(size > 0, size, 1.0)  # each row of unit length (a row without terms stays 0)
     return X, vocabulary
-
-

@@ -10,8 +10,7 @@ vector u_w (a row of ``W_out``). A training example is a vector h made of input 
 h predicts o either by the full softmax p(o | h) = exp(u_oᵀh) / Σ_w exp(u_wᵀh), O(V) per example
 (:func:`full_softmax_loss`), or by negative sampling, eq. (7.4), which approximates it in O(k) (:func:`sgns_loss`).
 Subsampling of frequent words (Mikolov et al., 2013b, eq. 5) drops each occurrence of a word w with probability
-max(0, 1 − √(t / f(w))), afresh every epoch (:func:`subsample`). :mod:`implementations.language.text` re-exports
-:class:`Word2Vec` and :func:`sgns_loss`.
+max(0, 1 − √(t / f(w))), afresh every epoch (:func:`subsample`).
 """
 
 import math
@@ -19,30 +18,22 @@ from collections import Counter
 
 import numpy as np
 
-from .._validation import (
-    _describe,
-    as_finite_array,
-    check_ids,
-    check_positive,
-    check_positive_int,
-    check_rng,
-    check_str_list,
-    stop_if_diverged,
-)
+from .._contract import checked
+from .._validation import stop_if_diverged
 from ..engine.autograd import _add_at_rows
-from ..numeric import cosine_similarity, log_sigmoid, sigmoid
+from ..numeric import cosine_similarity, log_sigmoid, log_softmax, sigmoid, softmax
+from . import _text_checks
 from .text import tokenize
 
 __all__ = ["sgns_loss", "full_softmax_loss", "cbow_loss", "subsample", "Word2Vec"]
 
-ARCHITECTURES = ("skipgram", "cbow")
-OBJECTIVES = ("negative", "softmax")
 DEFAULT_NEGATIVES = 5  # noise words per example when objective="negative" and negatives is not given
 DEFAULT_LR = {"skipgram": 0.025, "cbow": 0.1}  # CBOW's input vectors get 1/n_C of ∂ℓ/∂h: a larger step
 
 
 # --- the objectives -----------------------------------------------------------------------------------------------
 
+@checked(v="array (b, d)", u_pos="array (b, d)", u_neg="array (b, k, d)")
 def sgns_loss(v, u_pos, u_neg):
     """Skip-gram negative-sampling loss, eq. (7.4), and its gradients.
 
@@ -62,30 +53,17 @@ def sgns_loss(v, u_pos, u_neg):
         Mean of ℓ over the b pairs.
     grads : tuple of ndarrays (dv, du_pos, du_neg), shaped like the arguments, of the mean loss
     """
-    v = as_finite_array(v, "v", ndim=2, allow_empty=False)
-    u_pos = as_finite_array(u_pos, "u_pos", ndim=2)
-    u_neg = as_finite_array(u_neg, "u_neg", ndim=3)
-    if u_pos.shape != v.shape:
-        raise ValueError(f"u_pos has shape {u_pos.shape} but v has shape {v.shape}; expected {v.shape}: one output "
-                         "vector per centre vector, of the same width d.")
-    if u_neg.shape[0] != v.shape[0] or u_neg.shape[2] != v.shape[1]:
-        raise ValueError(f"u_neg has shape {u_neg.shape} but v has shape {v.shape}; expected ({v.shape[0]}, k, "
-                         f"{v.shape[1]}): k noise vectors per centre vector, of the same width d.")
-    return _sgns_loss(v, u_pos, u_neg)
-
-
-def _sgns_loss(v, u_pos, u_neg):
-    """:func:`sgns_loss` of float arrays known to be valid: what :meth:`Word2Vec.fit` calls once per batch."""
     b = len(v)
-    s_pos = np.einsum("bd,bd->b", u_pos, v)  # (b,)
-    s_neg = np.einsum("bkd,bd->bk", u_neg, v)  # (b, k)
+    s_pos = np.einsum("bd,bd->b", u_pos, v)  # (b,): u₊·v
+    s_neg = np.einsum("bkd,bd->bk", u_neg, v)  # (b, k): u₋·v
     loss = -(log_sigmoid(s_pos).sum() + log_sigmoid(-s_neg).sum()) / b
-    g_pos = (sigmoid(s_pos) - 1.0) / b  # ∂ℓ/∂s₊
-    g_neg = sigmoid(s_neg) / b  # ∂ℓ/∂s₋
-    dv = g_pos[:, None] * u_pos + np.einsum("bk,bkd->bd", g_neg, u_neg)
+    g_pos = (sigmoid(s_pos) - 1.0) / b  # (b,): ∂ℓ/∂s₊
+    g_neg = sigmoid(s_neg) / b  # (b, k): ∂ℓ/∂s₋
+    dv = g_pos[:, None] * u_pos + np.einsum("bk,bkd->bd", g_neg, u_neg)  # (b, d)
     return float(loss), (dv, g_pos[:, None] * v, g_neg[:, :, None] * v[:, None, :])
 
 
+@checked(v="array (b, d)", U="array (V, d)", o="ids (b,) < V")
 def full_softmax_loss(v, U, o):
     """The full-softmax cross-entropy of skip-gram, eq. (7.3), that negative sampling approximates, and its gradients.
 
@@ -109,30 +87,17 @@ def full_softmax_loss(v, U, o):
         Mean of ℓ over the b rows.
     grads : tuple (dv, dU) of the mean loss, of shapes (b, d) and (V, d)
     """
-    v = as_finite_array(v, "v", ndim=2, allow_empty=False)
-    U = as_finite_array(U, "U", ndim=2, allow_empty=False)
-    if U.shape[1] != v.shape[1]:
-        raise ValueError(f"U has shape {U.shape} but v has shape {v.shape}; expected (V, {v.shape[1]}): one output "
-                         "vector per word of the vocabulary, of the width d of v.")
-    o = _check_targets(o, "o", U, len(v))
-    return _full_softmax_loss(v, U, o)
-
-
-def _full_softmax_loss(v, U, o):
-    """:func:`full_softmax_loss` of arrays known to be valid: what :meth:`Word2Vec.fit` calls once per batch."""
-    b = len(v)
-    scores = v @ U.T  # (b, V): uᵀ_w v for every word w
-    shifted = scores - scores.max(axis=1, keepdims=True)  # stable softmax: exp never overflows
-    E = np.exp(shifted)  # (b, V)
-    Z = E.sum(axis=1)  # (b,)
-    rows = np.arange(b)
-    loss = np.mean(np.log(Z) - shifted[rows, o])  # log Σ_w exp(u_wᵀv) − u_oᵀv, both shifted by the same max
-    G = E / Z[:, None]  # (b, V): p(w | v)
+    b, rows = len(v), np.arange(len(v))
+    scores = v @ U.T  # (b, V): u_wᵀv for every word w
+    loss = -np.mean(log_softmax(scores)[rows, o])  # −log p(o | v)
+    G = softmax(scores)  # (b, V): p(w | v)
     G[rows, o] -= 1.0  # ∂ℓ/∂scores = p − one-hot(o)
     G /= b  # of the mean
     return float(loss), (G @ U, G.T @ v)  # (b, d), (V, d)
 
 
+@checked(v_context="array (b, slots, d)", mask="mask (b, slots)", U="array (V, d)", o="ids (b,) < V",
+         noise="ids (b, k) < V?", also=_text_checks.context_in_every_example)
 def cbow_loss(v_context, mask, U, o, noise=None):
     """CBOW loss: the mean of the context's input vectors predicts the centre word, and the gradients.
 
@@ -143,9 +108,9 @@ def cbow_loss(v_context, mask, U, o, noise=None):
 
     Parameters
     ----------
-    v_context : ndarray of shape (b, C, d)
-        The input vectors of up to C context words of each of b examples (padding rows are ignored), finite.
-    mask : array_like of bool or 0/1, shape (b, C)
+    v_context : ndarray of shape (b, slots, d)
+        The input vectors of up to ``slots`` context words of each of b examples (padding rows are ignored), finite.
+    mask : array_like of bool or 0/1, shape (b, slots)
         True where ``v_context`` holds a context word; at least one per example.
     U : ndarray of shape (V, d)
         The output vectors of the whole vocabulary.
@@ -158,26 +123,14 @@ def cbow_loss(v_context, mask, U, o, noise=None):
     -------
     loss : float
         Mean of ℓ over the b examples.
-    grads : tuple (dv_context, dU) of the mean loss, of shapes (b, C, d) (zero at padding) and (V, d)
+    grads : tuple (dv_context, dU) of the mean loss, of shapes (b, slots, d) (zero at padding) and (V, d)
     """
-    v_context = as_finite_array(v_context, "v_context", ndim=3, allow_empty=False)
-    mask = _check_mask(mask, v_context.shape[:2])
-    U = as_finite_array(U, "U", ndim=2, allow_empty=False)
-    if U.shape[1] != v_context.shape[2]:
-        raise ValueError(f"U has shape {U.shape} but v_context has shape {v_context.shape}; expected "
-                         f"(V, {v_context.shape[2]}): one output vector per word, of the width d of v_context.")
-    b = len(v_context)
-    o = _check_targets(o, "o", U, b)
     h, count = _context_mean(v_context, mask)  # (b, d), (b,)
     if noise is None:
-        loss, (dh, dU) = _full_softmax_loss(h, U, o)
+        loss, (dh, dU) = full_softmax_loss(h, U, o)
     else:
-        noise = check_ids(noise, "noise", vocab_size=len(U), ndim=2)
-        if len(noise) != b:
-            raise ValueError(f"noise has {len(noise)} rows but v_context has {b} examples; expected shape ({b}, k): "
-                             "k noise words per example.")
-        loss, (dh, du_pos, du_neg) = _sgns_loss(h, U[o], U[noise])
-        dU = np.zeros_like(U)
+        loss, (dh, du_pos, du_neg) = sgns_loss(h, U[o], U[noise])
+        dU = np.zeros_like(U)  # (V, d): a word that occurs twice gets both gradients
         _add_at_rows(dU, o, du_pos)
         _add_at_rows(dU, noise, du_neg)
     return loss, (_context_mean_backward(dh, mask, count), dU)
@@ -191,37 +144,13 @@ def _context_mean(v_context, mask):
 
 
 def _context_mean_backward(dh, mask, count):
-    """∂ℓ/∂v_j = [j ∈ C] ∂ℓ/∂h / n_C: (b, C, d), zero at padding."""
+    """∂ℓ/∂v_j = [j ∈ C] ∂ℓ/∂h / n_C: (b, slots, d), zero at padding."""
     return (mask / count[:, None])[:, :, None] * dh[:, None, :]
-
-
-def _check_targets(o, name, U, b):
-    """``o``: b word ids below len(U)."""
-    o = check_ids(o, name, vocab_size=len(U), ndim=1)
-    if len(o) != b:
-        raise ValueError(f"{name} has {len(o)} entries but there are {b} input vectors; expected one word to "
-                         "predict per input vector.")
-    return o
-
-
-def _check_mask(mask, shape):
-    """``mask`` as a float array of 0s and 1s of ``shape`` (b, C), with a 1 in every row."""
-    mask = as_finite_array(mask, "mask", ndim=2)
-    if mask.shape != shape:
-        raise ValueError(f"mask has shape {mask.shape} but v_context has {shape[0]} examples of {shape[1]} context "
-                         f"slots; expected shape {shape}.")
-    if not np.isin(mask, (0.0, 1.0)).all():
-        raise ValueError("mask must hold True/False (or 1/0) only; received other values. Pass the boolean "
-                         "array that says which context slots hold a word.")
-    empty = np.flatnonzero(mask.sum(axis=1) == 0)
-    if empty.size:
-        raise ValueError(f"mask has {empty.size} example(s) without a context word, the first at row {empty[0]}; "
-                         "expected at least one true entry per row (the mean of no vectors is undefined).")
-    return mask
 
 
 # --- subsampling of frequent words ------------------------------------------------------------------------------------
 
+@checked(tokens="tokens", t="rate", rng="rng", also=_text_checks.some_tokens)
 def subsample(tokens, t, *, rng):
     """Which occurrences survive subsampling of frequent words (Mikolov et al., 2013b, eq. 5): one random draw.
 
@@ -242,24 +171,9 @@ def subsample(tokens, t, *, rng):
     -------
     keep : ndarray of bool, shape (len(tokens),)
     """
-    tokens = check_str_list(tokens, "tokens")
-    if not tokens:
-        raise ValueError("tokens is empty; expected at least one token to subsample.")
-    t = check_positive(t, "t")
-    rng = check_rng(rng)
-    _, ids, counts = np.unique(np.array(tokens), return_inverse=True, return_counts=True)
-    return _subsample(ids, _keep_probability(counts, t), rng)
-
-
-def _keep_probability(counts, t):
-    """P(keep w) = min(1, √(t / f(w))), f(w) = counts[w] / Σ counts: (V,)."""
-    f = counts / counts.sum()  # (V,) relative frequencies
-    return np.minimum(1.0, np.sqrt(t / f))
-
-
-def _subsample(ids, keep_probability, rng):
-    """One draw: keep[i] is true with probability keep_probability[ids[i]]: (N,) bool."""
-    return rng.random(len(ids)) < keep_probability[ids]
+    _, ids, counts = np.unique(np.array(tokens), return_inverse=True, return_counts=True)  # (N,), (V,)
+    f = counts / counts.sum()  # (V,): relative frequencies
+    return rng.random(len(ids)) < np.minimum(1.0, np.sqrt(t / f))[ids]  # (N,): kept with probability √(t / f(w))
 
 
 # --- training -------------------------------------------------------------------------------------------------------
@@ -286,13 +200,14 @@ def _examples(ids, sentence, window, architecture):
     return contexts[has_context], mask[has_context], ids[has_context]  # (E, 2w), (E, 2w), (E,)
 
 
-class Word2Vec:
+class Word2Vec(_text_checks.SetBy):
     """word2vec embeddings (Mikolov et al., 2013): skip-gram or CBOW, negative sampling or full softmax, in NumPy.
 
     Each word has an input vector (the embedding, a row of ``W_in``) and an output vector (a row of ``W_out``). By
     default (skip-gram, negative sampling) training pushes the input vector of every word towards the output vectors
     of the words within ``window`` positions of it and away from ``negatives`` words drawn from the unigram
-    distribution raised to the power 3/4; see :meth:`fit` for the others. :meth:`fit` sets the attributes.
+    distribution raised to the power 3/4; see :meth:`fit` for the others. :meth:`fit` sets the attributes; reading
+    one before says so.
 
     Attributes
     ----------
@@ -308,6 +223,12 @@ class Word2Vec:
     subsample : float or None
     """
 
+    _set_by = dict.fromkeys(["words", "index", "W_in", "W_out", "loss_history", "examples_per_epoch", "architecture",
+                             "objective", "subsample"], "fit(sentences, dim=..., window=..., epochs=..., rng=...)")
+
+    @checked(sentences=_text_checks.sentences, dim="count", window="count", epochs="count", rng="rng",
+             negatives="count?", lr="rate?", batch_size="count", architecture="{skipgram, cbow}",
+             objective="{negative, softmax}", subsample="rate?", also=_text_checks.negatives_only_with_noise)
     def fit(self, sentences, *, dim, window, epochs, rng, negatives=None, lr=None, batch_size=64,
             architecture="skipgram", objective="negative", subsample=None):
         """Learn the embeddings from ``sentences`` (lists of tokens, or strings to :func:`.text.tokenize`).
@@ -348,38 +269,19 @@ class Word2Vec:
             If a batch loss is no longer finite or has grown 10⁴-fold from the first batch's (training
             diverged: ``lr`` is too large).
         """
-        dim, window = check_positive_int(dim, "dim"), check_positive_int(window, "window")
-        epochs, batch_size = check_positive_int(epochs, "epochs"), check_positive_int(batch_size, "batch_size")
-        rng = check_rng(rng)
-        architecture = _check_choice(architecture, "architecture", ARCHITECTURES)
-        lr = DEFAULT_LR[architecture] if lr is None else check_positive(lr, "lr")
-        objective = _check_choice(objective, "objective", OBJECTIVES)
-        if objective == "softmax" and negatives is not None:
-            raise ValueError(f"negatives={negatives!r} is given but objective='softmax' uses every word of the "
-                             "vocabulary, not noise words; leave negatives out, or use objective='negative'.")
-        negatives = DEFAULT_NEGATIVES if negatives is None else check_positive_int(negatives, "negatives")
-        t = None if subsample is None else check_positive(subsample, "subsample")
-        self.architecture, self.objective, self.subsample = architecture, objective, t
-        ids, sentence, frequency = self._read(sentences)  # (N,), (N,), (V,)
-        examples = _examples(ids, sentence, window, architecture)
-        if not len(examples[0]):
-            raise ValueError("sentences give no (word, context) pairs: every sentence has a single word. "
-                             "Pass sentences of two or more words.")
+        lr = DEFAULT_LR[architecture] if lr is None else lr
+        negatives = DEFAULT_NEGATIVES if negatives is None else negatives
+        self.architecture, self.objective, self.subsample = architecture, objective, subsample
+        text, frequency = self._read(sentences)  # (tokens, ids, sentence of each id), counts (V,)
         noise_cdf = _noise_cdf(frequency)  # (V,)
-        keep_probability = None if t is None else _keep_probability(frequency, t)  # (V,)
         V = len(self.words)
         self.W_in = (rng.random((V, dim)) - 0.5) / dim
         self.W_out = np.zeros((V, dim))
         self.loss_history, self.examples_per_epoch = [], []
         step, first_loss = 0, None
         for epoch in range(epochs):
-            if keep_probability is not None:  # a fresh draw each epoch
-                keep = _subsample(ids, keep_probability, rng)  # (N,)
-                examples = _examples(ids[keep], sentence[keep], window, architecture)
+            examples = _examples_of_epoch(text, window, architecture, subsample, rng, epoch)
             n_examples = len(examples[0])
-            if n_examples == 0:
-                raise ValueError(f"subsample={t:g} left no training example in epoch {epoch}: it drops almost "
-                                 "every word of this text. Use a larger subsample threshold, or None.")
             n_batches = math.ceil(n_examples / batch_size)
             order = rng.permutation(n_examples)
             losses = []
@@ -408,17 +310,21 @@ class Word2Vec:
         return self
 
     def _read(self, sentences):
-        """Set ``words`` and ``index``; return the text as ids (N,), the sentence of each id (N,), the counts (V,)."""
-        sentences = _check_sentences(sentences)
-        counts = Counter(token for s in sentences for token in s)
+        """Set ``words`` and ``index``; return the text (tokens, ids (N,), the sentence of each (N,)), counts (V,)."""
+        sentences = [tokenize(s) if isinstance(s, str) else list(s) for s in sentences]
+        tokens = [token for s in sentences for token in s]
+        counts = Counter(tokens)
         if len(counts) < 2:
             raise ValueError(f"sentences must hold at least two distinct words to learn from; received "
                              f"{len(counts)}. Pass more text.")
+        if max(len(s) for s in sentences) < 2:
+            raise ValueError("sentences give no (word, context) pairs: every sentence has a single word. "
+                             "Pass sentences of two or more words.")
         self.words = sorted(counts, key=lambda w: (-counts[w], w))
         self.index = {w: i for i, w in enumerate(self.words)}
-        ids = np.array([self.index[token] for s in sentences for token in s], dtype=np.int64)  # (N,)
+        ids = np.array([self.index[token] for token in tokens], dtype=np.int64)  # (N,)
         sentence = np.repeat(np.arange(len(sentences)), [len(s) for s in sentences])  # (N,)
-        return ids, sentence, np.array([counts[w] for w in self.words], dtype=np.float64)
+        return (tokens, ids, sentence), np.array([counts[w] for w in self.words], dtype=np.float64)
 
     def _batch_gradients(self, batch, neg):
         """Mean loss of a ``batch`` (a slice of each array of :func:`_examples`) with noise words ``neg`` (b, k) or
@@ -430,25 +336,22 @@ class Word2Vec:
             context, mask, o = batch  # (b, 2w), (b, 2w), (b,)
             h, count = _context_mean(self.W_in[context], mask)  # (b, d), (b,)
         if neg is None:
-            loss, (dh, dU) = _full_softmax_loss(h, self.W_out, o)
+            loss, (dh, dU) = full_softmax_loss(h, self.W_out, o)
             out = [(self.W_out, None, dU)]
         else:
-            loss, (dh, du_pos, du_neg) = _sgns_loss(h, self.W_out[o], self.W_out[neg])
+            loss, (dh, du_pos, du_neg) = sgns_loss(h, self.W_out[o], self.W_out[neg])
             out = [(self.W_out, o, du_pos), (self.W_out, neg, du_neg)]
         if self.architecture == "skipgram":
             return loss, [(self.W_in, c, dh), *out]
         return loss, [(self.W_in, context, _context_mean_backward(dh, mask, count)), *out]  # padding gets 0
 
     def _row(self, word):
-        if not hasattr(self, "index"):
-            raise RuntimeError("call fit() before asking for vectors.")
-        if not isinstance(word, str):
-            raise TypeError(f"word must be a str, one word of the vocabulary; received {_describe(word)}.")
         if word not in self.index:
             raise KeyError(f"word {word!r} is not in the vocabulary of {len(self.words)} words; expected one of "
                            f"the words of the training sentences (model.words). Check its spelling and case.")
         return self.index[word]
 
+    @checked(word=_text_checks.word)
     def vector(self, word):
         """The embedding of ``word``: a copy of its row of ``W_in``, shape (dim,).
 
@@ -459,6 +362,7 @@ class Word2Vec:
         """
         return self.W_in[self._row(word)].copy()
 
+    @checked(word=_text_checks.word, k="count")
     def most_similar(self, word, k=5):
         """The ``k`` other words with the largest cosine similarity to ``word``: list of (word, similarity).
 
@@ -468,11 +372,23 @@ class Word2Vec:
             If ``word`` is not in the vocabulary (``words``).
         """
         i = self._row(word)
-        k = check_positive_int(k, "k")
         sims = cosine_similarity(self.W_in[i], self.W_in)[0]  # (V,)
         sims[i] = -np.inf
         best = np.argsort(-sims, kind="stable")[:k]
         return [(self.words[j], float(sims[j])) for j in best]
+
+
+def _examples_of_epoch(text, window, architecture, t, rng, epoch):
+    """The training examples of one epoch: of the whole text, or, with a threshold t, of a fresh subsample of it."""
+    tokens, ids, sentence = text
+    if t is not None:
+        keep = subsample(tokens, t, rng=rng)  # (N,): a fresh draw each epoch
+        ids, sentence = ids[keep], sentence[keep]
+    examples = _examples(ids, sentence, window, architecture)
+    if not len(examples[0]):
+        raise ValueError(f"subsample={t:g} left no training example in epoch {epoch}: it drops almost every word of "
+                         "this text. Use a larger subsample threshold, or None.")
+    return examples
 
 
 def _noise_cdf(frequency):
@@ -482,32 +398,3 @@ def _noise_cdf(frequency):
     noise_cdf = noise.cumsum()
     noise_cdf /= noise_cdf[-1]  # sampling by inverting this CDF is what rng.choice(V, p=noise) does, checks aside
     return noise_cdf
-
-
-def _check_choice(value, name, choices):
-    """``value`` must be one of the strings ``choices``."""
-    if not isinstance(value, str) or value not in choices:
-        names = " or ".join(repr(c) for c in choices)
-        raise ValueError(f"{name} must be {names}; received {value!r}. Pass one of those names.")
-    return value
-
-
-def _check_sentences(sentences):
-    """``sentences`` as a list of token lists: each entry a string (tokenized) or a list of str tokens."""
-    if isinstance(sentences, (str, bytes)):
-        raise TypeError(f"sentences must be a list of sentences; received {_describe(sentences)}. "
-                        "Wrap a single sentence in a list: sentences=[text].")
-    try:
-        sentences = list(sentences)
-    except TypeError as exc:
-        raise TypeError(f"sentences must be a list of sentences; received {_describe(sentences)}.") from exc
-    result = []
-    for i, s in enumerate(sentences):
-        if isinstance(s, str):
-            result.append(tokenize(s))
-        elif not isinstance(s, bytes) and hasattr(s, "__iter__") and all(isinstance(t, str) for t in s):
-            result.append(list(s))
-        else:
-            raise TypeError(f"sentences must hold strings or lists of str tokens; entry {i} is {_describe(s)}. "
-                            "Pass each sentence as text or as its list of tokens.")
-    return result

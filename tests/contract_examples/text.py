@@ -26,7 +26,9 @@ EXAMPLES = {
                ("None", {"text": None}, (TypeError,))]),
     "implementations.language.text.Vocabulary": Example(
         build=lambda: (text.Vocabulary, {"tokens": TOKENS, "min_count": 1}),
-        roles={"tokens": "tokens", "min_count": "count"}),
+        roles={"tokens": "tokens", "min_count": "count"},
+        extra=[("no tokens", {"tokens": []}, (ValueError,)),
+               ("a min_count above every count", {"min_count": 3}, (ValueError,))]),
     "implementations.language.text.Vocabulary.encode": Example(
         build=lambda: (_vocabulary().encode, {"tokens": ["the", "mat", "zebra"]}),
         roles={"tokens": "tokens"},
