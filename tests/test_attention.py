@@ -191,7 +191,7 @@ def test_a_wrong_input_width_blames_the_input_not_the_weights():
     W = _weights(rng, 4)
     X = rng.normal(size=(2, 3, 5))  # 5 features for weights made for 4
     with pytest.raises(ValueError, match=r"X has 5 entries along axis 2, but W_q's axis 0 gives D = 4 \(the width of "
-                                         r"a token\): expected X of shape \(B, T, D\) with D = 4 there"):
+                                         r"each vector\): expected X of shape \(B, T, D\) with D = 4 there"):
         A.multi_head_attention(X, *W, num_heads=2)
     with pytest.raises(ValueError, match=r"X has 5 entries along axis 2, but W_q's axis 0 gives D = 4"):
         A.self_attention(X, *W[:3])

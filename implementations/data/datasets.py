@@ -294,11 +294,3 @@ def load_persuasion(*, split="all", data_dir=None):
     train = "\n\n".join(paragraphs[:n_train]) + "\n\n"
     return train if split == "train" else text[len(train):]
 
-
-# The language model's loader (implementations.language.language_model) reads its file through these two names.
-def _data_folder(data_dir, name):
-    """The folder to read ``name`` from: the repository's ``data/`` for None, else the checked folder ``data_dir``."""
-    return _files.file_in(folder_holding(name)(data_dir, "data_dir"), name).parent
-
-
-_verify_checksum = verify_checksum  # called from inside the package: the path is a Path, the checks are skipped

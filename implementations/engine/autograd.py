@@ -341,8 +341,8 @@ class Tensor:
     def softmax(self, axis=-1):
         """exp(x) / Σ exp(x) along ``axis``, after subtracting the maximum, with its vector-Jacobian product.
 
-        The values are those of :func:`implementations.numeric.softmax` (eq. (2.12)). A slice that is −inf everywhere (a fully masked row) has no softmax and gives NaN; mask at least one entry
-        per row, or drop such rows.
+        The values are those of :func:`implementations.numeric.softmax` (eq. (2.12)). A slice that is −inf everywhere
+        (a fully masked row) has no softmax and gives NaN; mask at least one entry per row, or drop such rows.
         """
         _checks.axis_in_range(axis, self.data.ndim, self.data.shape)
         s = numeric.softmax(self.data, axis=axis)
