@@ -54,11 +54,6 @@ def tensor_argument(x, name, *, allow_empty=True):
     return Tensor._result(np.array(array, dtype=np.float64), (), None, "")  # a copy, as Tensor(x) makes
 
 
-def tensor_or_number(x, name):
-    """A Tensor, an array (finite) or a plain number (±inf allowed, as a fill value): the operands of ``where``."""
-    return tensor_argument(x, name)
-
-
 def tensor_list(tensors, name):
     """A non-empty list of Tensors from a list (or any iterable, read once) of Tensors or arrays, checked by name."""
     if isinstance(tensors, (str, bytes, np.ndarray, _contract.TENSOR.cls)) or not hasattr(tensors, "__iter__"):
@@ -297,20 +292,3 @@ def where_broadcasts(condition, a, b):
     except ValueError:
         raise ValueError(f"a of shape {a.shape} and b of shape {b.shape} do not broadcast together (with condition "
                          f"of shape {condition.shape}); expected shapes that broadcast.") from None
-
-
-# --- the array-or-Tensor plumbing of the first edition's attention functions (until they declare like_inputs) --------
-
-def tensors(named):
-    """(Tensors, any_was_tensor) for the arguments {name: value}, each refused by its name if it is not numeric data."""
-    any_tensor = any(isinstance(a, _contract.TENSOR.cls) for a in named.values())
-    return [tensor_argument(a, name) for name, a in named.items()], any_tensor
-
-
-def result(t, as_tensor):
-    return t if as_tensor else t.data
-
-
-def not_empty(t, name, what):
-    if t.size == 0:
-        raise ValueError(f"{name} is empty (shape {t.shape}); expected {what}. Check the slicing that produced it.")

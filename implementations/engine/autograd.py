@@ -491,11 +491,3 @@ def _as_index(i):
 # The ``tensor`` role of the input contract (``_contract.checked``) recognises Tensors and makes them from data.
 _contract.TENSOR.cls = Tensor
 _contract.TENSOR.convert = _checks.tensor_argument
-
-# Names the package's other parts imported from here before the engine had its _checks and _fast modules.
-_tensor_argument = _checks.tensor_argument
-_add_at_rows = _fast.add_at_rows
-_check_axis = _checks.axis_in_range
-_tensors = _checks.tensors
-_result = _checks.result
-_check_not_empty = _checks.not_empty

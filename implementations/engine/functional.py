@@ -151,8 +151,3 @@ def dropout(x, p, *, rng, training):
         return x
     keep = rng.random(x.shape) >= p  # (same shape as x): each entry kept with probability 1 − p
     return x * (keep / (1.0 - p))
-
-
-def _softplus(z):
-    """softplus of a Tensor: the first edition's name of :meth:`Tensor.softplus`, which gan and vae still import."""
-    return z.softplus()

@@ -22,7 +22,7 @@ from .._validation import (
     check_positive_int,
 )
 from ..engine import Tensor
-from ..nn.layers import ACTIVATIONS
+from ..nn._checks import activation  # noqa: F401  (the activation role of nn, for the generative models too)
 
 __all__ = []
 
@@ -59,12 +59,6 @@ generator_loss_kind = one_of(non_saturating="−E log D(G(z)), the one to train 
 likelihood = one_of(gaussian="for real-valued data", bernoulli="for pixels in [0, 1]")
 sampler_variance = one_of(beta="σ_t² = β_t", posterior="σ_t² = β̃_t")
 
-
-def activation(value, name):
-    """The name of one of the activations of :data:`implementations.nn.layers.ACTIVATIONS`."""
-    if not isinstance(value, str) or value not in ACTIVATIONS:
-        raise ValueError(f"{name} must be one of {sorted(ACTIVATIONS)}; received {value!r}.")
-    return value
 
 
 _NETWORK = {"d_optimizer": "discriminator", "g_optimizer": "generator"}  # whose parameters each optimizer updates

@@ -22,7 +22,6 @@ import numpy as np
 from .._contract import checked
 from .._validation import stop_if_diverged
 from ..engine import Tensor, concatenate, no_grad
-from ..engine.functional import _softplus
 from ..nn.layers import MLP
 from ..nn.module import Module
 from ..nn.optim import Adam
@@ -59,7 +58,7 @@ def discriminator_loss(real_logits, fake_logits):
         log 4 ≈ 1.386 when D cannot tell the samples apart (every logit 0); → 0 for a perfect D.
     """
     # −log σ(a) = softplus(−a) and −log(1 − σ(a)) = softplus(a): σ itself is never formed, nothing overflows
-    return _softplus(-real_logits).mean() + _softplus(fake_logits).mean()
+    return (-real_logits).softplus().mean() + fake_logits.softplus().mean()
 
 
 @checked(fake_logits="tensor (M,)", kind=_checks.generator_loss_kind)
@@ -86,8 +85,8 @@ def generator_loss(fake_logits, *, kind="non_saturating"):
     loss : Tensor of shape ()
     """
     if kind == "minimax":
-        return -_softplus(fake_logits).mean()  # E log(1 − σ(a)) = −E softplus(a)
-    return _softplus(-fake_logits).mean()  # −E log σ(a) = E softplus(−a)
+        return -fake_logits.softplus().mean()  # E log(1 − σ(a)) = −E softplus(a)
+    return (-fake_logits).softplus().mean()  # −E log σ(a) = E softplus(−a)
 
 
 @checked(p_data="array", p_model="array", also=_checks.densities)

@@ -22,7 +22,6 @@ import numpy as np
 from .._contract import checked
 from ..engine import Tensor, no_grad
 from ..engine.autograd import _unbroadcast
-from ..engine.functional import _softplus
 from ..nn.layers import MLP
 from ..nn.module import Module
 from . import _checks
@@ -181,7 +180,7 @@ class VAE(Module):
         """
         out = self.decoder(z)  # (K, N, D): the Gaussian means m(z), or the Bernoulli logits l(z)
         if self.likelihood == "bernoulli":
-            return (x * out - _softplus(out)).sum(axis=-1)  # (K, N): Σ_d x_d l_d − log(1 + e^{l_d})
+            return (x * out - out.softplus()).sum(axis=-1)  # (K, N): Σ_d x_d l_d − log(1 + e^{l_d})
         s2 = self.sigma**2
         squared = ((out - x) ** 2).sum(axis=-1)  # (K, N): ‖x − m(z)‖²
         return squared * (-0.5 / s2) - 0.5 * self.data_dim * np.log(2 * np.pi * s2)  # (K, N)

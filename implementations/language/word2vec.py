@@ -20,7 +20,7 @@ import numpy as np
 
 from .._contract import checked
 from .._validation import stop_if_diverged
-from ..engine.autograd import _add_at_rows
+from ..engine._fast import add_at_rows
 from ..numeric import cosine_similarity, log_sigmoid, log_softmax, sigmoid, softmax
 from . import _text_checks
 from .text import tokenize
@@ -131,8 +131,8 @@ def cbow_loss(v_context, mask, U, o, noise=None):
     else:
         loss, (dh, du_pos, du_neg) = sgns_loss(h, U[o], U[noise])
         dU = np.zeros_like(U)  # (V, d): a word that occurs twice gets both gradients
-        _add_at_rows(dU, o, du_pos)
-        _add_at_rows(dU, noise, du_neg)
+        add_at_rows(dU, o, du_pos)
+        add_at_rows(dU, noise, du_neg)
     return loss, (_context_mean_backward(dh, mask, count), dU)
 
 
@@ -302,7 +302,7 @@ class Word2Vec(_text_checks.SetBy):
                     if rows is None:  # every row
                         W -= rate * gradient
                     else:
-                        _add_at_rows(W, rows, -rate * gradient)
+                        add_at_rows(W, rows, -rate * gradient)
                 losses.append(loss)
                 step += 1
             self.loss_history.append(float(np.mean(losses)))

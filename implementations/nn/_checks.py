@@ -26,7 +26,8 @@ from .._validation import (
     check_positive,
     check_positive_int,
 )
-from ..engine.autograd import Tensor, _tensor_argument
+from ..engine._checks import tensor_argument
+from ..engine.autograd import Tensor
 
 # --- a declaration for the methods that run their caller's layers -----------------------------------------------------
 
@@ -166,7 +167,7 @@ def drop_probability(value, name):
 
 def _batch(value, name, ndim, what, hint):
     """``value`` as a Tensor with ``ndim`` axes and at least one entry, refused with ``what`` it is and a ``hint``."""
-    x = _tensor_argument(value, name, allow_empty=False)
+    x = tensor_argument(value, name, allow_empty=False)
     if x.ndim != ndim:
         raise ValueError(f"{name} must be {what}; received shape {x.shape}. {hint}")
     return x

@@ -23,7 +23,6 @@ ACTIVATIONS = {
     "sigmoid": Tensor.sigmoid,
     "gelu": Tensor.gelu,
 }
-_check_activation = _checks.activation  # the name chapter 8's modules import
 
 
 class Linear(Module):

@@ -277,7 +277,7 @@ def draw_graph(ax, output, *, names=None):
         Labels for some nodes (parameters, data, the loss); a dict keyed by the tensors themselves.
     """
     names = {id(t): label for t, label in (names or {}).items()}
-    order = output._topological_order()  # parents before children
+    order = output.topological_order()  # parents before children
     depth = {}
     for node in order:
         depth[id(node)] = 1 + max((depth[id(p)] for p in node._parents), default=-1)
