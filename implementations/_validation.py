@@ -382,3 +382,27 @@ def check_callable(f, name, *, what="a function"):
         raise TypeError(f"{name} must be {what}; received {_describe(f)}, which cannot be called. "
                         f"Pass a function, e.g. {name}=lambda x: ...")
     return f
+
+
+# --- the cross-argument checks of numeric ---------------------------------------------------------------------------
+
+def every_slice_has_a_finite_score(Z, axis):
+    """Scores may be −inf (weight 0, a mask), but not +inf, and every slice along ``axis`` needs a finite one."""
+    if np.isposinf(Z).any():
+        first = ", ".join(str(i) for i in np.argwhere(np.isposinf(Z))[0])
+        raise ValueError(f"Z contains {int(np.isposinf(Z).sum())} +inf value(s), the first at index ({first}); "
+                         "expected finite scores (or −inf for a weight of 0). Remove or impute them before calling.")
+    if np.isneginf(Z).all(axis=axis).any():
+        raise ValueError(f"Z has a slice along axis {axis} that is −inf everywhere; its softmax is undefined. Leave "
+                         "at least one finite score in every slice (every query needs one key).")
+
+
+def no_zero_rows(A, B):
+    """Cosine similarity: no zero vector among the rows of A and of B (None for B: A itself)."""
+    for name, M in (("A", A), ("B", B)):
+        if M is None:
+            continue
+        zero = np.flatnonzero(np.linalg.norm(np.atleast_2d(M), axis=1) == 0)
+        if zero.size:
+            raise ValueError(f"{name} has {zero.size} zero vector(s), the first at row {zero[0]}; cosine similarity "
+                             "is undefined for a zero vector. Drop those rows first.")

@@ -8,6 +8,7 @@ float).
 
 import numpy as np
 
+from . import _validation as V
 from ._contract import checked
 
 __all__ = ["sigmoid", "log_sigmoid", "softplus", "softmax", "log_softmax", "one_hot", "cosine_similarity"]
@@ -65,18 +66,7 @@ def softplus(z):
     return float(out) if out.ndim == 0 else out
 
 
-def _every_slice_has_a_finite_score(Z, axis):
-    """Scores may be −inf (weight 0, a mask), but not +inf, and every slice along ``axis`` needs a finite one."""
-    if np.isposinf(Z).any():
-        first = ", ".join(str(i) for i in np.argwhere(np.isposinf(Z))[0])
-        raise ValueError(f"Z contains {int(np.isposinf(Z).sum())} +inf value(s), the first at index ({first}); "
-                         "expected finite scores (or −inf for a weight of 0). Remove or impute them before calling.")
-    if np.isneginf(Z).all(axis=axis).any():
-        raise ValueError(f"Z has a slice along axis {axis} that is −inf everywhere; its softmax is undefined. Leave "
-                         "at least one finite score in every slice (every query needs one key).")
-
-
-@checked(Z="array (..., K) inf", axis="axis Z", also=_every_slice_has_a_finite_score)
+@checked(Z="array (..., K) inf", axis="axis Z", also=V.every_slice_has_a_finite_score)
 def softmax(Z, axis=-1):
     """softmax(z)_k = e^(z_k) / Σ_j e^(z_j) along ``axis``, eq. (2.12).
 
@@ -96,7 +86,7 @@ def softmax(Z, axis=-1):
     return E / E.sum(axis=axis, keepdims=True)
 
 
-@checked(Z="array (..., K) inf", axis="axis Z", also=_every_slice_has_a_finite_score)
+@checked(Z="array (..., K) inf", axis="axis Z", also=V.every_slice_has_a_finite_score)
 def log_softmax(Z, axis=-1):
     """log softmax(z)_k = z_k − log Σ_j e^(z_j) along ``axis``, without forming the probabilities.
 
@@ -132,17 +122,7 @@ def one_hot(y, num_classes):
     return np.eye(num_classes)[y]  # row y of the identity is e_y
 
 
-def _no_zero_rows(A, B):
-    for name, M in (("A", A), ("B", B)):
-        if M is None:
-            continue
-        zero = np.flatnonzero(np.linalg.norm(np.atleast_2d(M), axis=1) == 0)
-        if zero.size:
-            raise ValueError(f"{name} has {zero.size} zero vector(s), the first at row {zero[0]}; cosine similarity "
-                             "is undefined for a zero vector. Drop those rows first.")
-
-
-@checked(A="array (n, d) | (d,)", B="array (m, d) | (d,)?", also=_no_zero_rows)
+@checked(A="array (n, d) | (d,)", B="array (m, d) | (d,)?", also=V.no_zero_rows)
 def cosine_similarity(A, B=None):
     """cos(a, b) = a·b / (‖a‖ ‖b‖) between the rows of A and the rows of B (default: A itself).
 
