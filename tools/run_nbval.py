@@ -15,17 +15,25 @@ therefore runs strict nbval twice, in parallel on the two cores:
 
 ``--matrix`` runs the environments of the portability check instead: ``OPENBLAS_CORETYPE`` in {Prescott,
 Nehalem, SandyBridge, Haswell} times ``OPENBLAS_NUM_THREADS`` in {1, 2}, two at a time, and prints a table.
-Each run's full output goes to ``_build/nbval/<name>.log``; a failing run's output is also printed.
+Each run's full output goes to ``_build/nbval/<name>.log``; a failing run's output is also printed, and then one line
+per failing notebook that names its failing cells and the command that fixes them.
+
+Before any run, every notebook must store a top-to-bottom run of its code cells (``tools/preflight.py``): a cell
+without a stored execution (cleared outputs) would be skipped by strict nbval instead of compared. A notebook that
+does not is named in one line, with ``make execute`` as the remedy, and nothing runs.
 """
 
 import argparse
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import preflight  # tools/preflight.py, beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "_build" / "nbval"
@@ -75,6 +83,36 @@ def run(name, extra_env, notebooks, extra_args=(), log_suffix=""):
     return name, result.returncode == 0, summary, seconds, output
 
 
+def failed_cells(output):
+    """{notebook path: ["Cell 3", ...]} from the short test summary of a pytest run."""
+    failed = {}
+    for notebook, cell in re.findall(r"^(?:FAILED|ERROR) (\S+?\.ipynb)::(Cell \d+)", output, flags=re.MULTILINE):
+        failed.setdefault(notebook, []).append(cell)
+    return failed
+
+
+def remedies(results):
+    """One line per notebook with failing cells: which cells, in which runs, and the command that fixes them."""
+    by_run = {name: failed_cells(output) for name, passed, _, _, output in results if not passed}
+    lines = []
+    for notebook in sorted({nb for cells in by_run.values() for nb in cells}):
+        runs = [name for name in by_run if notebook in by_run[name]]
+        cells = sorted({c for name in runs for c in by_run[name][notebook]}, key=lambda c: int(c.split()[1]))
+        where = f"{notebook}: {', '.join(cells)} failed ({' and '.join(runs)} run{'s' if len(runs) > 1 else ''}; " \
+                "the errors are above)"
+        if runs == ["foreign"]:
+            lines.append(f"{where}: a stored output holds only on this CPU's arithmetic; print it as "
+                         "book/contributing.md says, then run `make execute`")
+            continue
+        if preflight.git_modified(ROOT / notebook):
+            lines.append(f"{where}: the notebook has uncommitted changes (saved from make lab?): store a fresh run "
+                         f"of it with `make execute`, or drop the changes with `git checkout -- {notebook}`")
+        else:
+            lines.append(f"{where}: after a change to implementations/ or data/, store a fresh run with "
+                         "`make execute` and review `git diff notebooks/`")
+    return lines
+
+
 def describe(env):
     return " ".join(f"{k}={v}" for k, v in env.items())
 
@@ -86,6 +124,11 @@ def main():
     parser.add_argument("--matrix", action="store_true", help="run the OPENBLAS_CORETYPE x thread-count matrix")
     parser.add_argument("--log-suffix", default="", help="appended to each log's name, e.g. -py3.13")
     args = parser.parse_args()
+
+    unexecuted = [p for p in map(preflight.notebook_problem, preflight.notebook_paths(args.notebooks)) if p]
+    if unexecuted:
+        print("\n".join(unexecuted), flush=True)
+        return 1
 
     if args.matrix:
         if foreign_env()[0] is None:
@@ -113,6 +156,8 @@ def main():
         print(f"\n----- {name}: full output ({LOGS / (name + args.log_suffix + '.log')}) -----\n{output}")
     for name, passed, summary, seconds, _ in results:
         print(f"{'ok  ' if passed else 'FAIL'} {name:<14} {summary} (wall {seconds:.0f} s)")
+    if failed and not args.matrix:
+        print("\n".join(remedies(results)))
     return 1 if failed else 0
 
 
