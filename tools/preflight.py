@@ -220,8 +220,9 @@ def _ranges(numbers):
 
 def git_modified(path):
     """Whether git reports uncommitted changes to ``path``; None when that cannot be told (no git, not a repository)."""
+    path = Path(path).resolve()
     try:
-        result = subprocess.run(["git", "status", "--porcelain", "--", str(path)], cwd=Path(path).parent,
+        result = subprocess.run(["git", "status", "--porcelain", "--", path.name], cwd=path.parent,
                                 capture_output=True, text=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
         return None

@@ -106,7 +106,7 @@ def remedies(results):
             continue
         if preflight.git_modified(ROOT / notebook):
             lines.append(f"{where}: the notebook has uncommitted changes (saved from make lab?): store a fresh run "
-                         f"of it with `make execute`, or drop the changes with `git checkout -- {notebook}`")
+                         f"with `make execute`, or drop the changes with `git checkout -- {notebook}`")
         else:
             lines.append(f"{where}: after a change to implementations/ or data/, store a fresh run with "
                          "`make execute` and review `git diff notebooks/`")
