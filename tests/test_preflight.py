@@ -7,6 +7,7 @@ book built with the real Makefile. The repository's own data/, notebooks/ and _b
 
 import hashlib
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -146,18 +147,35 @@ def test_run_nbval_refuses_before_running_anything(tmp_path):
     assert "chapter.ipynb: code cells 1-3 (of 3) have no outputs" in line and "make execute" in line
 
 
+def _nbval_output(failures):
+    """A pytest --nbval output as nbval writes it (colours included) for ``failures``: [(cell, nbval's reason)]."""
+    sections = "".join(f"_____ notebooks/ch.ipynb::Cell {cell} _____\n\x1b[91mNotebook cell execution failed\x1b[0m\n"
+                       f"\x1b[94mCell {cell}: {reason}\n\nInput:\n\x1b[0mprint(x)\n\n" for cell, reason in failures)
+    summary = "".join(f"FAILED notebooks/ch.ipynb::Cell {cell} - \x1b[91mNotebook cell execution failed\x1b[0m\n"
+                      for cell, _ in failures)
+    return f"{sections}=== short test summary info ===\n{summary}{len(failures)} failed, 3 passed in 1.00s\n"
+
+
+DIFFERS, RAISES = "Cell outputs differ", "Cell execution caused an exception"
+
+
 def test_run_nbval_ends_a_failure_with_one_line_per_notebook():
-    """After the runs' output, each failing notebook gets one line: its cells, the runs, the fix."""
+    """After the runs' output, each failing notebook gets one line: its cells, what they did, the runs, the fix."""
     import run_nbval
 
-    def output(*cells):
-        return "".join(f"FAILED notebooks/ch.ipynb::Cell {c} - Notebook cell execution failed\n" for c in cells)
-
-    both = run_nbval.remedies([("native", False, "", 1, output(7, 3)), ("foreign", False, "", 1, output(3))])
-    assert len(both) == 1 and both[0].startswith("notebooks/ch.ipynb: Cell 3, Cell 7 failed (native and foreign runs")
-    assert "make execute" in both[0]
-    foreign = run_nbval.remedies([("native", True, "", 1, ""), ("foreign", False, "", 1, output(2))])
-    assert "Cell 2 failed (foreign run" in foreign[0] and "book/contributing.md" in foreign[0]
+    both = run_nbval.remedies([("native", False, "", 1, _nbval_output([(7, DIFFERS), (3, DIFFERS)])),
+                               ("foreign", False, "", 1, _nbval_output([(3, DIFFERS)]))])
+    assert both == ["notebooks/ch.ipynb: Cell 3, Cell 7 printed other outputs than the stored ones (native and "
+                    "foreign runs, shown above): after a change to implementations/ or data/, store a fresh run with "
+                    "`make execute` and review `git diff notebooks/`"]
+    raised = run_nbval.remedies([("native", False, "", 1, _nbval_output([(2, RAISES), (5, DIFFERS)]))])
+    assert raised[0].startswith("notebooks/ch.ipynb: Cell 2 raised an error and Cell 5 printed other outputs")
+    assert raised[0].endswith("fix the code that raises (in implementations/ or the cell), then store a fresh run "
+                              "with `make execute`")
+    foreign = run_nbval.remedies([("native", True, "", 1, ""),
+                                  ("foreign", False, "", 1, _nbval_output([(2, DIFFERS)]))])
+    assert "Cell 2 printed other outputs than the stored ones (foreign run" in foreign[0]
+    assert "book/contributing.md" in foreign[0]
 
 
 # --- 2. a damaged execution cache -------------------------------------------------------------------------------------
@@ -244,10 +262,15 @@ def _tiny_book(tmp_path):
     return book
 
 
+# A make of its own, not a sub-make of the make test that runs these tests: no inherited flags or jobserver.
+MAKE_ENV = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+
+
 def _make(book, target):
     """``make target`` with the repository's Makefile in ``book``, the running venv, and no install step."""
     return subprocess.run(["make", "--no-print-directory", "-f", str(ROOT / "Makefile"), "-o", "install",
-                           f"VENV={sys.prefix}", target], cwd=book, capture_output=True, text=True, timeout=300)
+                           f"VENV={sys.prefix}", target], cwd=book, env=MAKE_ENV, capture_output=True, text=True,
+                          timeout=300)
 
 
 def _run_cache_check(book):
@@ -287,24 +310,34 @@ def test_make_book_rebuilds_a_damaged_cache_instead_of_ending_in_a_traceback(tmp
 
 # --- 3. a data file edited by hand ------------------------------------------------------------------------------------
 
-def test_an_edited_data_file_stops_the_build_in_one_line_before_the_cache_is_cleared(tmp_path):
+@pytest.mark.parametrize("target", ["cache-check", "execute"])  # cache-check: what book, pdf and test run first
+def test_an_edited_data_file_stops_the_build_in_one_line_before_the_cache_is_cleared(tmp_path, target):
     book = _tiny_book(tmp_path)
     _run_cache_check(book)
     (book / "_build" / ".jupyter_cache").mkdir()
     with open(book / "data" / "numbers.csv", "a") as f:
         f.write("3\n")
-    result = _make(book, "cache-check")
+    result = _make(book, target)
     assert result.returncode != 0
-    line = _one_line(result.stderr.replace(_make_error_line(result.stderr), ""))
+    line = _one_line("\n".join(line for line in result.stderr.splitlines() if not MAKE_ERROR.match(line)))
     assert line == ("error: data/numbers.csv does not match its checksum in data/SHA256SUMS (edited by hand, or "
                     "truncated): restore it with `git checkout -- data/numbers.csv` or regenerate all data files "
                     "with `make data`")
     assert (book / "_build" / ".jupyter_cache").exists()  # restoring the file makes the old cache valid again
 
 
-def _make_error_line(stderr):
-    """make's own "make: *** [...] Error 1" line."""
-    return next((line for line in stderr.splitlines() if line.startswith("make: ***")), "")
+@pytest.mark.parametrize("target", ["book", "pdf", "test"])
+def test_book_pdf_and_test_run_the_checks_before_anything_else(tmp_path, target):
+    result = subprocess.run(["make", "-n", "--no-print-directory", "-f", str(ROOT / "Makefile"), "-o", "install",
+                             f"VENV={sys.prefix}", target], cwd=tmp_path, env=MAKE_ENV, capture_output=True, text=True)
+    commands = result.stdout.splitlines()
+    first = [i for i, command in enumerate(commands) if "jupyter-book build" in command or "ruff check" in command]
+    data = commands.index(f"{sys.prefix}/bin/python tools/preflight.py data data")
+    cache = next(i for i, command in enumerate(commands) if "tools/preflight.py cache _build/.jupyter_cache" in command)
+    assert first and data < cache < first[0], result.stdout
+
+
+MAKE_ERROR = re.compile(r"make(\[\d+\])?: \*\*\* ")  # make's own "make: *** [...] Error 1" line
 
 
 def test_data_problems_name_each_file_and_its_remedy(tmp_path):
@@ -406,7 +439,8 @@ def test_make_install_reinstalls_a_drifted_venv_and_says_why(tmp_path):
     drifted = tmp_path / "drifted"
     drifted.touch()
     venv, log = _fake_venv(tmp_path, drifted)
-    result = subprocess.run(["make", "-s", "install", f"VENV={venv}"], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(["make", "-s", "install", f"VENV={venv}"], cwd=ROOT, env=MAKE_ENV, capture_output=True,
+                            text=True)
     assert result.returncode == 0, result.stderr
     assert "installing the lock again" in result.stdout
     calls = log.read_text().splitlines()
@@ -416,6 +450,7 @@ def test_make_install_reinstalls_a_drifted_venv_and_says_why(tmp_path):
 
 def test_make_install_leaves_a_matching_venv_alone(tmp_path):
     venv, log = _fake_venv(tmp_path, tmp_path / "not-drifted")
-    result = subprocess.run(["make", "-s", "install", f"VENV={venv}"], cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(["make", "-s", "install", f"VENV={venv}"], cwd=ROOT, env=MAKE_ENV, capture_output=True,
+                            text=True)
     assert result.returncode == 0 and result.stdout == "", result.stdout + result.stderr
     assert log.read_text().splitlines() == ["tools/preflight.py venv requirements.txt"]

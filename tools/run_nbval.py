@@ -83,30 +83,52 @@ def run(name, extra_env, notebooks, extra_args=(), log_suffix=""):
     return name, result.returncode == 0, summary, seconds, output
 
 
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
 def failed_cells(output):
-    """{notebook path: ["Cell 3", ...]} from the short test summary of a pytest run."""
+    """{notebook path: {cell number: "raises" or "differs"}} from the failures of a pytest --nbval run."""
+    text = ANSI.sub("", output)
     failed = {}
-    for notebook, cell in re.findall(r"^(?:FAILED|ERROR) (\S+?\.ipynb)::(Cell \d+)", output, flags=re.MULTILINE):
-        failed.setdefault(notebook, []).append(cell)
+    for notebook, cell in re.findall(r"^(?:FAILED|ERROR) (\S+?\.ipynb)::Cell (\d+)", text, flags=re.MULTILINE):
+        failed.setdefault(notebook, {})[int(cell)] = "differs"
+    # Each failure's section: "____ notebooks/x.ipynb::Cell 7 ____", then nbval's "Cell 7: <what failed>".
+    for notebook, cell, what in re.findall(r"^_+ (\S+?\.ipynb)::Cell (\d+) _+\n(?:.*\n){0,3}?Cell \d+: (.*)$", text,
+                                           flags=re.MULTILINE):
+        if notebook in failed and ("exception" in what or "Timeout" in what or "timed out" in what):
+            failed[notebook][int(cell)] = "raises"
     return failed
 
 
+def _cells(numbers):
+    return ", ".join(f"Cell {n}" for n in sorted(numbers))
+
+
 def remedies(results):
-    """One line per notebook with failing cells: which cells, in which runs, and the command that fixes them."""
+    """One line per notebook with failing cells: which cells, what they did, in which runs, and the fix."""
     by_run = {name: failed_cells(output) for name, passed, _, _, output in results if not passed}
     lines = []
     for notebook in sorted({nb for cells in by_run.values() for nb in cells}):
         runs = [name for name in by_run if notebook in by_run[name]]
-        cells = sorted({c for name in runs for c in by_run[name][notebook]}, key=lambda c: int(c.split()[1]))
-        where = f"{notebook}: {', '.join(cells)} failed ({' and '.join(runs)} run{'s' if len(runs) > 1 else ''}; " \
-                "the errors are above)"
-        if runs == ["foreign"]:
+        cells = {}
+        for name in reversed(runs):  # the native run's verdict on a cell wins
+            cells.update(by_run[name][notebook])
+        raised = [n for n, what in cells.items() if what == "raises"]
+        differ = [n for n, what in cells.items() if what != "raises"]
+        what = [f"{_cells(raised)} raised an error"] if raised else []
+        what += [f"{_cells(differ)} printed other outputs than the stored ones"] if differ else []
+        plural = "s" if len(runs) > 1 else ""
+        where = f"{notebook}: {' and '.join(what)} ({' and '.join(runs)} run{plural}, shown above)"
+        if runs == ["foreign"] and not raised:
             lines.append(f"{where}: a stored output holds only on this CPU's arithmetic; print it as "
                          "book/contributing.md says, then run `make execute`")
-            continue
-        if preflight.git_modified(ROOT / notebook):
-            lines.append(f"{where}: the notebook has uncommitted changes (saved from make lab?): store a fresh run "
-                         f"with `make execute`, or drop the changes with `git checkout -- {notebook}`")
+        elif preflight.git_modified(ROOT / notebook):
+            lines.append(f"{where}: the notebook has uncommitted changes (saved from make lab?): "
+                         f"{'fix the error, then ' if raised else ''}store a fresh run with `make execute`, or drop "
+                         f"the changes with `git checkout -- {notebook}`")
+        elif raised:
+            lines.append(f"{where}: fix the code that raises (in implementations/ or the cell), then store a fresh run "
+                         "with `make execute`")
         else:
             lines.append(f"{where}: after a change to implementations/ or data/, store a fresh run with "
                          "`make execute` and review `git diff notebooks/`")
