@@ -84,13 +84,20 @@ def venv_drift(requirements):
     except ImportError:
         return [("packaging", None, "(any)")]
     from packaging.utils import canonicalize_name
+    from packaging.version import InvalidVersion, Version
+
+    def same(found, pin):  # 1.0 and 1.0.0 are one version
+        try:
+            return found is not None and Version(found) == Version(pin)
+        except InvalidVersion:
+            return found == pin
 
     installed = {}
     for dist in metadata.distributions():
         name = dist.metadata["Name"]
         if name:
             installed.setdefault(canonicalize_name(name), dist.version)
-    return [(name, installed.get(name), version) for name, version in locked if installed.get(name) != version]
+    return [(name, installed.get(name), pin) for name, pin in locked if not same(installed.get(name), pin)]
 
 
 def venv_message(drift, requirements, reinstalled=False):
