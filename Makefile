@@ -73,7 +73,12 @@ $(STAMP): requirements.txt pyproject.toml | $(PY)
 	$(PY) -m pip install -r requirements.txt
 	touch $@
 
+# The stamp's date cannot tell a venv that drifted from the lock since (a package upgraded by hand, e.g. %pip in a
+# notebook; files copied with old dates; a Python replaced by a system upgrade): tools/preflight.py compares every
+# installed version with its pin, says in one line what differs, and the lock is installed again.
 install: $(STAMP)
+	@$(PY) tools/preflight.py venv requirements.txt || { $(PY) -m pip install -r requirements.txt && \
+		$(PY) tools/preflight.py venv requirements.txt --reinstalled; }
 
 # requirements.txt is one lock for every supported Python: uv's universal resolution of requirements.in, with
 # environment markers where a version or platform needs its own pin. Existing pins are kept unless they have
@@ -96,8 +101,14 @@ lock: | $(PY)
 CODE_HASH = find implementations data -type f -not -path '*/__pycache__/*' -not -name '*.pyc' -print0 2>/dev/null \
 	| LC_ALL=C sort -z | xargs -0 -r sha256sum | sha256sum | cut -d' ' -f1
 
+# Before that, tools/preflight.py stops with one line per data file that no longer matches data/SHA256SUMS (edited by
+# hand: the notebooks' loaders would refuse it in the middle of the build), and clears an execution cache that cannot
+# be read (a build interrupted while writing it, a full disk), saying so in one line, so that the notebooks run again
+# instead of the build ending in a database traceback.
 cache-check: install
 	@mkdir -p _build
+	@$(PY) tools/preflight.py data data
+	@$(PY) tools/preflight.py cache _build/.jupyter_cache --clear _build/.doctrees _build/html _build/jupyter_execute
 	@new=$$($(CODE_HASH)); old=$$(cat _build/.code-hash 2>/dev/null || true); \
 	if [ "$$new" != "$$old" ]; then \
 		echo "implementations/ or data/ changed: clearing the notebook cache and built pages"; \
@@ -165,6 +176,7 @@ LAB_ROOT = $(if $(filter 0,$(shell id -u)),--allow-root)
 # --- notebooks ------------------------------------------------------------------
 
 execute: install
+	@$(PY) tools/preflight.py data data
 	$(NB_ENV) $(PY) tools/execute_notebooks.py notebooks/*.ipynb
 
 # Extra JupyterLab options: make lab LAB_ARGS="--port 8899 --no-browser"

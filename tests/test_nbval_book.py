@@ -117,3 +117,24 @@ def test_record_cache_skips_a_failing_notebook(tmp_path):
     assert counts == {"failed": 1}, output
     with pytest.raises(KeyError):
         get_cache(str(cache_dir)).match_cache_notebook(nbformat.read(path, as_version=4))
+
+
+def test_a_cell_without_a_stored_execution_fails_instead_of_being_skipped(tmp_path):
+    """Cleared outputs (JupyterLab's Clear Outputs, an output stripper) leave nothing to compare: strict nbval fails.
+
+    An empty cell and one tagged skip-execution, which make execute never runs, are exempt.
+    """
+    cache_dir = tmp_path / "cache"
+    nb = _notebook([("x = 1", "x = 1", []), ("loss 0.1000", "loss 0.1000", []), ("done", "done", [])])
+    for cell in nb.cells[1:]:
+        cell.outputs, cell.execution_count = [], None
+    nb.cells.append(nbformat.v4.new_code_cell("   "))
+    skipped = nbformat.v4.new_code_cell("print('slow', end='')")
+    skipped.metadata["tags"] = ["skip-execution"]
+    nb.cells.append(skipped)
+    counts, output, path = _run_nbval(tmp_path, nb, "--nbval-record-cache", str(cache_dir))
+    assert counts == {"passed": 3, "failed": 2}, output
+    assert set(re.findall(r"^FAILED \S+::Cell (\d+)", output, flags=re.MULTILINE)) == {"1", "2"}
+    assert "No stored execution to compare with" in output and "make execute" in output
+    with pytest.raises(KeyError):  # and the book is not given this run as the notebook's
+        get_cache(str(cache_dir)).match_cache_notebook(nbformat.read(path, as_version=4))

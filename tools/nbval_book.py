@@ -1,6 +1,12 @@
 """The book's extension of nbval: a per-cell numeric tolerance, and one execution serving both test and book.
 
-Load it with ``pytest -p nbval_book`` (``tools/`` on ``PYTHONPATH``) next to ``--nbval``. It adds two things.
+Load it with ``pytest -p nbval_book`` (``tools/`` on ``PYTHONPATH``) next to ``--nbval``. It adds three things.
+
+**No cell left uncompared.** nbval skips the comparison of a code cell that stores no execution (no execution count:
+its outputs cleared by JupyterLab's "Clear Outputs of All Cells" or an output-stripping tool, or a cell never run),
+so a notebook stripped of its outputs would pass. Under strict nbval such a cell fails instead, after it has run (the
+cells below it depend on it), with the remedy, ``make execute``. An empty cell and one tagged ``skip-execution``,
+which ``make execute`` never runs, are exempt; ``tools/run_nbval.py`` checks the same before it starts any run.
 
 **A tolerance, opted into per cell.** A cell tagged ``nbval-rtol=R`` (for example ``nbval-rtol=0.05``) has the
 numbers of its text outputs compared with relative tolerance R: a fresh number a matches the stored number b
@@ -87,6 +93,24 @@ def _text_pairs(fresh, stored):
 
 
 _exact_compare = IPyNbCell.compare_outputs
+_nbval_runtest = IPyNbCell.runtest
+
+
+def stores_no_execution(cell):
+    """Whether a code cell that ``make execute`` would run stores no execution count (nbval does not compare it)."""
+    tags = cell.get("metadata", {}).get("tags", [])
+    return cell.get("execution_count") is None and bool(cell.get("source", "").strip()) and "skip-execution" not in tags
+
+
+def _runtest_requiring_a_stored_execution(self):
+    """nbval's test of a cell; under strict nbval, then a failure if the cell stores no execution to compare with."""
+    _nbval_runtest(self)  # runs the cell, so that the state the next cells need exists
+    if not self.config.option.nbval_lax and stores_no_execution(self.cell):
+        self.raise_cell_error(
+            "No stored execution to compare with",
+            "The notebook stores no execution count for this cell (its outputs were cleared, e.g. by JupyterLab's "
+            "Clear Outputs of All Cells or an output-stripping tool, or it never ran), so its outputs cannot be "
+            "checked. Run `make execute` to store a fresh run of the notebooks.")
 
 
 def _compare_with_tolerance(self, test, ref, skip_compare=None):
@@ -109,6 +133,7 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     IPyNbCell.compare_outputs = _compare_with_tolerance
+    IPyNbCell.runtest = _runtest_requiring_a_stored_execution
     config._nbval_book_runs = {}  # notebook path -> {"cells": {cell_num: outputs}, "failed": bool}
 
 

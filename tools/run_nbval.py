@@ -15,17 +15,25 @@ therefore runs strict nbval twice, in parallel on the two cores:
 
 ``--matrix`` runs the environments of the portability check instead: ``OPENBLAS_CORETYPE`` in {Prescott,
 Nehalem, SandyBridge, Haswell} times ``OPENBLAS_NUM_THREADS`` in {1, 2}, two at a time, and prints a table.
-Each run's full output goes to ``_build/nbval/<name>.log``; a failing run's output is also printed.
+Each run's full output goes to ``_build/nbval/<name>.log``; a failing run's output is also printed, and then one line
+per failing notebook that names its failing cells and the command that fixes them.
+
+Before any run, every notebook must store a top-to-bottom run of its code cells (``tools/preflight.py``): a cell
+without a stored execution (cleared outputs) would be skipped by strict nbval instead of compared. A notebook that
+does not is named in one line, with ``make execute`` as the remedy, and nothing runs.
 """
 
 import argparse
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+import preflight  # tools/preflight.py, beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGS = ROOT / "_build" / "nbval"
@@ -75,6 +83,58 @@ def run(name, extra_env, notebooks, extra_args=(), log_suffix=""):
     return name, result.returncode == 0, summary, seconds, output
 
 
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def failed_cells(output):
+    """{notebook path: {cell number: "raises" or "differs"}} from the failures of a pytest --nbval run."""
+    text = ANSI.sub("", output)
+    failed = {}
+    for notebook, cell in re.findall(r"^(?:FAILED|ERROR) (\S+?\.ipynb)::Cell (\d+)", text, flags=re.MULTILINE):
+        failed.setdefault(notebook, {})[int(cell)] = "differs"
+    # Each failure's section: "____ notebooks/x.ipynb::Cell 7 ____", then nbval's "Cell 7: <what failed>".
+    for notebook, cell, what in re.findall(r"^_+ (\S+?\.ipynb)::Cell (\d+) _+\n(?:.*\n){0,3}?Cell \d+: (.*)$", text,
+                                           flags=re.MULTILINE):
+        if notebook in failed and ("exception" in what or "Timeout" in what or "timed out" in what):
+            failed[notebook][int(cell)] = "raises"
+    return failed
+
+
+def _cells(numbers):
+    return ", ".join(f"Cell {n}" for n in sorted(numbers))
+
+
+def remedies(results):
+    """One line per notebook with failing cells: which cells, what they did, in which runs, and the fix."""
+    by_run = {name: failed_cells(output) for name, passed, _, _, output in results if not passed}
+    lines = []
+    for notebook in sorted({nb for cells in by_run.values() for nb in cells}):
+        runs = [name for name in by_run if notebook in by_run[name]]
+        cells = {}
+        for name in reversed(runs):  # the native run's verdict on a cell wins
+            cells.update(by_run[name][notebook])
+        raised = [n for n, what in cells.items() if what == "raises"]
+        differ = [n for n, what in cells.items() if what != "raises"]
+        what = [f"{_cells(raised)} raised an error"] if raised else []
+        what += [f"{_cells(differ)} printed other outputs than the stored ones"] if differ else []
+        plural = "s" if len(runs) > 1 else ""
+        where = f"{notebook}: {' and '.join(what)} ({' and '.join(runs)} run{plural}, shown above)"
+        if runs == ["foreign"] and not raised:
+            lines.append(f"{where}: a stored output holds only on this CPU's arithmetic; print it as "
+                         "book/contributing.md says, then run `make execute`")
+        elif preflight.git_modified(ROOT / notebook):
+            lines.append(f"{where}: the notebook has uncommitted changes (saved from make lab?): "
+                         f"{'fix the error, then ' if raised else ''}store a fresh run with `make execute`, or drop "
+                         f"the changes with `git checkout -- {notebook}`")
+        elif raised:
+            lines.append(f"{where}: fix the code that raises (in implementations/ or the cell), then store a fresh run "
+                         "with `make execute`")
+        else:
+            lines.append(f"{where}: after a change to implementations/ or data/, store a fresh run with "
+                         "`make execute` and review `git diff notebooks/`")
+    return lines
+
+
 def describe(env):
     return " ".join(f"{k}={v}" for k, v in env.items())
 
@@ -86,6 +146,11 @@ def main():
     parser.add_argument("--matrix", action="store_true", help="run the OPENBLAS_CORETYPE x thread-count matrix")
     parser.add_argument("--log-suffix", default="", help="appended to each log's name, e.g. -py3.13")
     args = parser.parse_args()
+
+    unexecuted = [p for p in map(preflight.notebook_problem, preflight.notebook_paths(args.notebooks)) if p]
+    if unexecuted:
+        print("\n".join(unexecuted), flush=True)
+        return 1
 
     if args.matrix:
         if foreign_env()[0] is None:
@@ -113,6 +178,8 @@ def main():
         print(f"\n----- {name}: full output ({LOGS / (name + args.log_suffix + '.log')}) -----\n{output}")
     for name, passed, summary, seconds, _ in results:
         print(f"{'ok  ' if passed else 'FAIL'} {name:<14} {summary} (wall {seconds:.0f} s)")
+    if failed and not args.matrix:
+        print("\n".join(remedies(results)))
     return 1 if failed else 0
 
 
