@@ -64,9 +64,15 @@ class Tensor:
         out.data = data if type(data) is np.ndarray and data.dtype == np.float64 else np.asarray(data, np.float64)
         out.grad = None
         out.op = op
-        out.requires_grad = _GRAD_ENABLED and any(p.requires_grad for p in parents)
-        out._parents = tuple(parents) if out.requires_grad else ()
-        out._backward = backward if out.requires_grad else None
+        needs_grad = False
+        if _GRAD_ENABLED:
+            for p in parents:  # (a loop: this runs for every operation, and any() of a generator is slower)
+                if p.requires_grad:
+                    needs_grad = True
+                    break
+        out.requires_grad = needs_grad
+        out._parents = tuple(parents) if needs_grad else ()
+        out._backward = backward if needs_grad else None
         return out
 
     # --- the reverse pass, eq. (4.6) ------------------------------------------------------------------------------
@@ -86,7 +92,9 @@ class Tensor:
             elif id(node) not in visited:
                 visited.add(id(node))
                 stack.append((node, True))  # finish the node after its parents
-                stack.extend((parent, False) for parent in node._parents if id(parent) not in visited)
+                for parent in node._parents:
+                    if id(parent) not in visited:
+                        stack.append((parent, False))
         return order
 
     _topological_order = topological_order  # the first edition's name, which its student copies list
