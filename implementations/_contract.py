@@ -8,7 +8,7 @@ A declaration reads like the shape comments of the code it guards::
 
 Before the body runs, :func:`checked` converts and checks every declared argument by its role and raises
 ``ValueError`` or ``TypeError`` naming the argument, what was received, what was expected and how to fix it. The
-messages come from :mod:`implementations._validation`, the one home of the package's checks.
+messages come from ``implementations._validation``, the one home of the package's checks.
 
 Roles (a ``?`` at the end also accepts None, which is passed through):
 

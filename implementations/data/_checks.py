@@ -1,4 +1,4 @@
-"""The checks of the data part that no role of the contract describes, each once (see :mod:`implementations._contract`).
+"""The checks of the data part that no role of the contract describes, each once (see ``implementations._contract``).
 
 Two kinds: *roles*, ``check(value, name) -> value`` for one argument (a loader's folder, an interval, the examples
 of a mini-batch loader), and *cross-argument checks*, named in ``also=`` and called with the converted arguments

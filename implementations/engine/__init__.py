@@ -3,7 +3,7 @@
 - :mod:`.autograd`: :class:`~.autograd.Tensor`, an array that records how it was computed, and the reverse pass;
 - :mod:`.functional`: functions of Tensors: joining and selecting (concatenate, stack, where), the losses
   (cross-entropy, binary cross-entropy, mean squared error) and dropout;
-- :mod:`._fast`: what only makes the engine fast (tested equal to the plain forms); :mod:`._checks`: the checks of a
+- ``_fast``: what only makes the engine fast (tested equal to the plain forms); ``_checks``: the checks of a
   caller's arguments.
 
 The engine's public names are also importable from here: ``from implementations.engine import Tensor, no_grad``.

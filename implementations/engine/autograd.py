@@ -6,9 +6,9 @@ output into gradients with respect to each parent (one vector–Jacobian product
 visits the graph in reverse topological order and accumulates ``.grad`` on the leaves, eq. (4.6), as PyTorch does.
 
 The file reads in the order of the chapter: the Tensor and its reverse pass, then its operations, all on whole arrays
-with NumPy broadcasting (the gradient of a broadcast input is summed back to its shape by :func:`_unbroadcast`).
-What only makes the engine fast lives in :mod:`._fast` (switched off by ``FAST = False``, tested equal); the checks of
-a caller's arguments in :mod:`._checks`.
+with NumPy broadcasting (the gradient of a broadcast input is summed back to its shape by ``_unbroadcast``).
+What only makes the engine fast lives in ``_fast`` (switched off by ``FAST = False``, tested equal); the checks of
+a caller's arguments in ``_checks``.
 """
 
 import contextlib

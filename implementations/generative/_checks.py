@@ -1,6 +1,6 @@
 """The checks of chapter 8's arguments that no role string of the input contract describes, each once.
 
-Two kinds (see :mod:`implementations._contract`):
+Two kinds (see ``implementations._contract``):
 
 - *roles*, ``check(value, name) -> value``, named in a declaration like a role string: ``schedule=a_schedule``;
 - *cross-argument checks*, named in ``also=``, which receive the already converted arguments they name (a batch that

@@ -1,6 +1,6 @@
-"""The checks of chapter 7's arguments that no role string of :mod:`implementations._contract` describes, each once:
+"""The checks of chapter 7's arguments that no role string of ``implementations._contract`` describes, each once:
 attention masks, token ids and lengths, the models' arguments, n-gram tables and decoders (the checks of texts,
-tokenizers and word2vec are in :mod:`._text_checks`).
+tokenizers and word2vec are in ``_text_checks``).
 
 Two kinds, as ``@checked`` uses them:
 

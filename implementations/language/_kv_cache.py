@@ -1,7 +1,7 @@
 """The key–value cache of generation: the fast path of :class:`~implementations.language.transformer.TinyGPT`.
 
 A causal language model generates one token at a time, and at each step a token's key and value, in every layer,
-depend only on the tokens up to it. :meth:`TinyGPT.generate` therefore keeps them: while a :class:`KVCache` is set on
+depend only on the tokens up to it. :meth:`TinyGPT.generate` therefore keeps them: while a ``KVCache`` is set on
 a :class:`~implementations.language.transformer.MultiHeadAttention` (its ``kv_cache``), the layer computes the
 attention of the new tokens only, their queries meeting the stored keys and values of every earlier token and their
 own, and stores their keys and values for the next step. The result equals the rows of the new tokens in eq. (7.10)

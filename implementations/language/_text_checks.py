@@ -1,5 +1,5 @@
-"""The checks of chapter 7's texts, tokenizers and word2vec that no role string of :mod:`implementations._contract`
-describes, each once (the others are in :mod:`._checks`): roles ``check(value, name) -> value`` that convert one
+"""The checks of chapter 7's texts, tokenizers and word2vec that no role string of ``implementations._contract``
+describes, each once (the others are in ``_checks``): roles ``check(value, name) -> value`` that convert one
 argument, and ``also=`` checks of several arguments together.
 """
 

@@ -3,7 +3,7 @@
 Tokens are rows: a sequence of T tokens with D features is a (T, D) array, a batch is (B, T, D).
 Every function accepts NumPy arrays or :class:`~implementations.engine.autograd.Tensor` objects; if any
 argument is a Tensor the result is a Tensor (so the engine can differentiate it), otherwise an ndarray.
-Each function declares its arguments' roles beside its signature (:mod:`implementations._contract`); the modules of
+Each function declares its arguments' roles beside its signature (``implementations._contract``); the modules of
 :mod:`implementations.language.transformer` call the same functions at every step, without the checks.
 """
 

@@ -79,7 +79,7 @@ class Vocabulary:
 
     @property
     def vocab_size(self):
-        """V = len(self): the number of ids, <pad> and <unk> included."""
+        """The number of ids V, ``<pad>`` and ``<unk>`` included (``len(self)``)."""
         return len(self.itos)
 
     @checked(tokens="tokens")

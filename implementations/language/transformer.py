@@ -2,9 +2,9 @@
 
 Chapter 7 of the book. Inputs are batch first, (B, T, D) Tensors of token vectors. The maths lives in
 :mod:`implementations.language.attention`; these classes hold the parameters and wire the pieces together. Each
-public method declares its arguments' roles (:mod:`implementations._contract`): a model that runs its blocks at every
+public method declares its arguments' roles (``implementations._contract``): a model that runs its blocks at every
 step calls the same methods without the checks. Generation has one fast path, the key–value cache of
-:mod:`implementations.language._kv_cache`, switched on by ``TinyGPT.generate`` in every attention layer.
+``implementations.language._kv_cache``, switched on by ``TinyGPT.generate`` in every attention layer.
 """
 
 import numpy as np
@@ -46,7 +46,7 @@ class MultiHeadAttention(Module):
     kv_cache : KVCache or None
         None, except while :meth:`TinyGPT.generate` generates: then the keys and values of the tokens seen so far,
         and :meth:`forward` computes the causal self-attention of the new tokens only (see
-        :mod:`implementations.language._kv_cache`).
+        ``implementations.language._kv_cache``).
     """
 
     @checked(d_model="count", num_heads="count", rng="rng", also=_checks.heads_divide_d_model)

@@ -327,7 +327,7 @@ class Word2Vec(_text_checks.SetBy):
         return (tokens, ids, sentence), np.array([counts[w] for w in self.words], dtype=np.float64)
 
     def _batch_gradients(self, batch, neg):
-        """Mean loss of a ``batch`` (a slice of each array of :func:`_examples`) with noise words ``neg`` (b, k) or
+        """Mean loss of a ``batch`` (a slice of each array of ``_examples``) with noise words ``neg`` (b, k) or
         None (full softmax), and its gradients as [(matrix, rows or None for every row, gradient)]."""
         if self.architecture == "skipgram":
             c, o = batch  # (b,), (b,)

@@ -1,4 +1,4 @@
-"""The checks of chapters 1 and 2 that no role of :mod:`implementations._contract` describes, each once.
+"""The checks of chapters 1 and 2 that no role of ``implementations._contract`` describes, each once.
 
 Three kinds, all raising ``ValueError`` (or ``TypeError``) with a message that names the argument, says what was
 received and what was expected, and how to fix it:

@@ -1,4 +1,4 @@
-"""The input checks of chapters 4 and 5's modules that no role of :mod:`implementations._contract` describes.
+"""The input checks of chapters 4 and 5's modules that no role of ``implementations._contract`` describes.
 
 Two kinds, as ``_contract`` uses them:
 

@@ -1,10 +1,10 @@
 """The checks of the book's helpers that no role of the contract describes, each once (see
-:mod:`implementations._contract`).
+``implementations._contract``).
 
 *Roles*, ``check(value, name) -> value`` for one argument (the ``ax`` a plot draws on, the reader's function, a
 definition to list), and *cross-argument checks*, named in ``also=`` and called with the converted arguments their
 parameters name (one label per point, a count matrix of one row per class name). An interval (plot limits) is checked
-by :func:`implementations.data._checks.interval`, its one home. Every message names the argument, what was received,
+by ``implementations.data._checks.interval``, its one home. Every message names the argument, what was received,
 what was expected and how to fix it.
 """
 

@@ -2,11 +2,11 @@
 
 - :mod:`.recurrent`: RNN, LSTM and GRU layers (stacked, bidirectional, with padded batches), each with its
   ``step``, the cell's equation; and backpropagation through time written out by hand (``rnn_bptt``);
-- :mod:`._layers`: what the three layers share: layers and directions, and the switch ``fast`` between the taught
+- ``_layers``: what the three layers share: layers and directions, and the switch ``fast`` between the taught
   form (``step`` at every time step) and the fast path;
-- :mod:`._loops`: the fast path, the same recurrences with fewer graph nodes (the gated cells' loops fused into one
+- ``_loops``: the fast path, the same recurrences with fewer graph nodes (the gated cells' loops fused into one
   node each, with backpropagation through time by hand), tested equal to the taught form;
-- :mod:`._checks`: the input checks of the layers that no role of the declared contract describes.
+- ``_checks``: the input checks of the layers that no role of the declared contract describes.
 
 Their public names are also importable from here: ``from implementations.sequence import LSTM``.
 """

@@ -5,7 +5,7 @@ layers in turn, each direction over its sequences, and holds the one switch betw
 
 - the taught form, ``_step_by_step``: the cell's ``step`` (its equation, on Tensors, differentiated by the engine) at
   every time step, with the state of a sequence frozen past its end;
-- the fast path, ``cell._fast`` (from :mod:`._loops`), used when ``cell.fast`` is True (the default): the same
+- the fast path, ``cell._fast`` (from ``_loops``), used when ``cell.fast`` is True (the default): the same
   recurrence with fewer nodes in the graph, the gated cells' loops fused into one node with backpropagation through
   time written out by hand. ``tests/test_sequence_fast_path.py`` proves the two give the same outputs, final states,
   gates and gradients to round-off.
@@ -68,7 +68,7 @@ class _Recurrent(Module):
         return [state] if self.num_layers == 1 else [state[layer] for layer in range(self.num_layers)]
 
     def _run_layers(self, x, lengths, initial, return_gates=False):
-        """Run the layers in turn, each direction by :meth:`_direction`: the last layer's outputs and every final state.
+        """Run the layers in turn, each direction by ``_direction``: the last layer's outputs and every final state.
 
         Parameters
         ----------

@@ -1,6 +1,6 @@
 """The fast path of chapter 6's recurrent layers: each cell's loop over time with fewer nodes in the autograd graph.
 
-``_Recurrent._direction`` (in :mod:`._layers`) calls the cell's ``_fast``, one of the three functions below, when the
+``_Recurrent._direction`` (in ``_layers``) calls the cell's ``_fast``, one of the three functions below, when the
 cell's ``fast`` switch is on (the default); otherwise it runs the cell's ``step``, the equation on Tensors, at every
 time step. The results are the same to round-off (``tests/test_sequence_fast_path.py``); only the work differs:
 
