@@ -66,7 +66,7 @@ import sys
 
 from . import _validation as V
 
-__all__ = ["checked", "passes_through", "TENSOR"]
+__all__ = ["checked", "passes_through", "ResultsChecked", "TENSOR"]
 
 _PACKAGE = __name__.rpartition(".")[0] + "."  # "implementations."
 _HELPERS = _PACKAGE + "notebook"  # the book's helpers call the package as a notebook does: from outside
@@ -86,6 +86,8 @@ def _from_inside(frame):
     its caller."""
     while frame is not None and (id(frame.f_code) in _PASSES_THROUGH or frame.f_code is _WRAPPER_CODE):
         frame = frame.f_back
+    if frame is not None and frame.f_code is V.CALLER_CODE:
+        return False
     module = frame.f_globals.get("__name__", "") if frame is not None else ""
     return module.startswith(_PACKAGE) and not module.startswith(_HELPERS)
 
@@ -348,6 +350,30 @@ class _Role:
 
 # --- the decorator -------------------------------------------------------------------------------------------------
 
+class ResultsChecked:
+    """A callable the caller gave the package (a model, a branch), whose every result is checked before the package
+    uses it: ``check(result, *args)`` returns the result or raises. Its attributes are the callable's own.
+
+    The role of such an argument returns one, so that the body that calls it stays the maths
+    (``epsilon_hat = model(x_t, t)``) while a wrong result is named as the caller's. Calls it makes count as its
+    caller's (it passes through).
+    """
+
+    __slots__ = ("function", "check")
+
+    def __init__(self, function, check):
+        self.function, self.check = V.as_the_caller(function), check
+
+    @passes_through
+    def __call__(self, *args):
+        return self.check(self.function(*args), *args)
+
+    def __getattr__(self, name):  # (called only for names that are not the slots)
+        if name in ResultsChecked.__slots__:
+            raise AttributeError(name)
+        return getattr(self.function, name)
+
+
 def _binder(signature):
     """A function (args, kwargs) -> ({name: value} with the defaults filled in, how to call), or (None, None) for a call
     Python would refuse. ``how to call`` is None for keywords only, else the ``BoundArguments`` to call with.
@@ -363,7 +389,7 @@ def _binder(signature):
     count = len(names)
 
     def bind_simple(args, kwargs):
-        if not kwargs and len(args) == count:  # every argument given by position: the common call
+        if not kwargs and len(args) == count == len(positional):  # every argument given by position
             return dict(zip(positional, args, strict=True)), None
         if len(args) > len(positional) or any(k not in names for k in kwargs):
             return None, None
@@ -434,6 +460,8 @@ def checked(also=(), like_inputs=False, **roles):
             caller = sys._getframe(1)
             if id(caller.f_code) in _PASSES_THROUGH:
                 inside = _from_inside(caller)
+            elif caller.f_code is V.CALLER_CODE:  # a function the caller gave the package: the caller's own call
+                inside = False
             else:  # (the common case, inline: this runs at every call)
                 module = caller.f_globals.get("__name__", "")
                 inside = module.startswith(_PACKAGE) and not module.startswith(_HELPERS)

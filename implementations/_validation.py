@@ -8,8 +8,10 @@ The order matters: a string or a ragged nested list is reported as such *before*
 reader sees "X is a ragged nested list" rather than NumPy's "setting an array element with a sequence".
 """
 
+import functools
 import math
 import numbers
+import types
 
 import numpy as np
 
@@ -377,11 +379,35 @@ def check_hidden_sizes(hidden, name):
 
 
 def check_callable(f, name, *, what="a function"):
-    """``f`` must be callable (a function, a lambda, a bound method); ``what`` says what it is, for the message."""
+    """``f`` must be callable (a function, a lambda, a bound method); ``what`` says what it is, for the message.
+
+    Returns ``f`` as the caller's own code (:func:`as_the_caller`): the checked functions of the package that it
+    calls are checked as calls from outside, even when the package calls it (``functools.partial(fit, l2=-1)``).
+    """
     if not callable(f):
         raise TypeError(f"{name} must be {what}; received {_describe(f)}, which cannot be called. "
                         f"Pass a function, e.g. {name}=lambda x: ...")
-    return f
+    return as_the_caller(f)
+
+
+def as_the_caller(function):
+    """A function of the caller's (a plain function, a lambda, a bound method, a ``functools.partial``) wrapped so
+    that what it calls counts as called from outside the package; other callables (a layer) are returned as they are.
+
+    A ``functools.partial`` of a package function, called by the package, would otherwise look like the package's
+    own call and skip its checks: ``cross_val_score(functools.partial(normal_equations, l2=-1), …)``.
+    """
+    if not isinstance(function, (types.FunctionType, types.MethodType, functools.partial)):
+        return function
+
+    @functools.wraps(function)
+    def the_caller_s_function(*args, **kwargs):
+        return function(*args, **kwargs)
+
+    return the_caller_s_function
+
+
+CALLER_CODE = as_the_caller(lambda: None).__code__  # the code of every such wrapper: the contract reads it
 
 
 # --- the cross-argument checks of numeric ---------------------------------------------------------------------------

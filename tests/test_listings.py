@@ -29,7 +29,8 @@ CHAPTERS = sorted({c for c, *_ in EQUATIONS}, key=lambda c: (not c.isdigit(), c.
 
 # A line of a listing that checks input rather than computing: a raised ValueError or TypeError, a call of one of the
 # package's validators, a conversion of an argument.
-CHECK_LINE = re.compile(r"\braise (ValueError|TypeError)\b|\b_?check_\w+\(|\bas_(finite_)?array\(|_tensor_argument\(")
+CHECK_LINE = re.compile(r"\braise (ValueError|TypeError)\b|\b_?check_\w+\(|\bas_(finite_)?array\(|_tensor_argument\(|"
+                        r"\b_\w*checks\.\w+\(|\b_validation\.\w+\(")
 
 
 def _home(name):
@@ -90,5 +91,6 @@ def test_the_check_pattern_has_teeth():
     assert CHECK_LINE.search('    raise ValueError(f"x must be")') and CHECK_LINE.search("X = check_X(X)")
     assert CHECK_LINE.search("x = _tensor_argument(x, 'x')")
     assert CHECK_LINE.search("a = as_finite_array(a, 'a', ndim=2)")
+    assert CHECK_LINE.search("fx = _checks.branch_output(self.branch(x), x)")
     assert not CHECK_LINE.search("residual = y - Phi @ w  # (N,)")
     assert not CHECK_LINE.search("raise FloatingPointError('diverged')")

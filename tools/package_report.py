@@ -22,7 +22,8 @@ import tokenize
 from pathlib import Path
 
 # check_function and check_gradient verify a reader's code (the exercises, the gradients), not a caller's input
-CALLS = re.compile(r"\b_?check_(?!function\(|gradient\()\w+\(|\bas_(finite_)?array\(|_tensor_argument\(|\b_check\w*\(")
+CALLS = re.compile(r"\b_?check_(?!function\(|gradient\()\w+\(|\bas_(finite_)?array\(|_tensor_argument\(|\b_check\w*\("
+                   r"|\b_\w*checks\.\w+\(|\b_validation\.\w+\(")
 CHECK_MODULES = ("_validation.py", "_contract.py", "_checks.py")
 
 

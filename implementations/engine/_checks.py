@@ -92,11 +92,9 @@ def axis_in_range(axis, ndim, shape, *, what="a tensor of shape {}", allow_none=
         raise ValueError(f"axis={axis!r} names an axis twice; expected distinct axes of {what.format(shape)}.")
 
 
-def flag(value, name):
-    """keepdims and the like: True or False, at the cost of two identity tests when it is one of them."""
-    if value is not False and value is not True and not isinstance(value, np.bool_):
-        raise ValueError(f"{name} must be True or False; received {value!r}.")
-    return bool(value)
+def axes_of(self, axis):
+    """The ``axis`` of a reduction or a normalization of the tensor ``self``: one of its axes, a tuple of them, None."""
+    axis_in_range(axis, self.data.ndim, self.data.shape)
 
 
 def operands_broadcast(symbol, a, b):

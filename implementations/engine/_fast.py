@@ -40,28 +40,26 @@ class IndexedGrad:
         return accumulator
 
 
-class Gradients:
-    """The gradients flowing into the nodes of a graph that the reverse pass has not visited yet.
+class Gradients(dict):
+    """The gradients flowing into the nodes of a graph that the reverse pass has not visited yet, by ``id(node)``.
 
     ``add(node, g)`` sums g into the node's gradient: ∂L/∂node is the sum over the node's uses. The first array a
     node receives is kept as it is (it may be a read-only view); once a second one arrives, the sum is a fresh array
-    that the accumulator owns and updates in place from then on.
+    that the accumulator owns and updates in place from then on. ``pop(id(node), None)`` is the dict's own.
     """
 
-    __slots__ = ("pending", "owned")
+    __slots__ = ("owned",)
 
     def __init__(self, node, grad):
-        self.pending = {id(node): grad}
+        super().__init__({id(node): grad})
         self.owned = set()  # ids whose pending array was allocated here and may be updated in place
-
-    def pop(self, node):
-        """The summed gradient of ``node`` (None if no path from the loss reaches it), forgotten afterwards."""
-        return self.pending.pop(id(node), None)
 
     def add(self, node, g):
         key = id(node)
-        pending = self.pending
-        if isinstance(g, IndexedGrad):  # write the slice into one accumulator of the node's shape
+        pending = self
+        if key not in pending and type(g) is not IndexedGrad:  # the first gradient to reach the node: kept as it is
+            pending[key] = g
+        elif isinstance(g, IndexedGrad):  # write the slice into one accumulator of the node's shape
             if key not in self.owned:
                 base = pending.get(key)
                 pending[key] = np.zeros(node.shape) if base is None else np.array(base, dtype=np.float64)
@@ -69,11 +67,9 @@ class Gradients:
             g.add_to(pending[key])
         elif key in self.owned:
             pending[key] += g
-        elif key in pending:
+        else:
             pending[key] = pending[key] + g
             self.owned.add(key)  # a fresh array
-        else:
-            pending[key] = g
 
 
 def is_basic_index(index):

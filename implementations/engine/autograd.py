@@ -25,6 +25,7 @@ __all__ = ["Tensor", "no_grad", "is_grad_enabled"]
 FAST = True  # the speed devices of _fast (in-place GELU); False runs the taught forms, which give the same values
 
 _GRAD_ENABLED = True
+_FLOAT64 = np.dtype(np.float64)  # (compared by identity: this runs for every operation)
 
 
 class Tensor:
@@ -61,7 +62,7 @@ class Tensor:
     def _result(data, parents, backward, op):
         """The output of an operation: a node of the graph if some parent requires a gradient, else a plain value."""
         out = Tensor.__new__(Tensor)
-        out.data = data if type(data) is np.ndarray and data.dtype == np.float64 else np.asarray(data, np.float64)
+        out.data = data if type(data) is np.ndarray and data.dtype is _FLOAT64 else np.asarray(data, np.float64)
         out.grad = None
         out.op = op
         needs_grad = False
@@ -110,7 +111,7 @@ class Tensor:
         """
         grads = _fast.Gradients(self, np.ones_like(self.data) if grad is None else grad)  # ∂L/∂self
         for node in reversed(self.topological_order()):  # each node after every node that uses it
-            g = grads.pop(node)  # ∂L/∂node, summed over the node's uses
+            g = grads.pop(id(node), None)  # ∂L/∂node, summed over the node's uses
             if g is None:  # no path from the loss reaches it
                 continue
             if not node._parents:  # a leaf: keep the gradient, adding to those of earlier passes
@@ -215,20 +216,18 @@ class Tensor:
             g = np.expand_dims(g, axis)
         return np.broadcast_to(g, self.shape)  # (a full reduction left a scalar, which broadcasts as it is)
 
+    @checked(keepdims="flag", also=_checks.axes_of)
     def sum(self, axis=None, keepdims=False):
         """Sum over ``axis`` (an int, a tuple of ints, or None for all entries)."""
-        _checks.axis_in_range(axis, self.data.ndim, self.data.shape)
-        keepdims = _checks.flag(keepdims, "keepdims")
 
         def backward(g):  # every summed entry receives the upstream gradient once (a read-only view)
             return (self._expand(g, axis, keepdims),)
 
         return Tensor._result(self.data.sum(axis=axis, keepdims=keepdims), (self,), backward, "sum")
 
+    @checked(keepdims="flag", also=_checks.axes_of)
     def mean(self, axis=None, keepdims=False):
         """Mean over ``axis`` (an int, a tuple of ints, or None for all entries)."""
-        _checks.axis_in_range(axis, self.data.ndim, self.data.shape)
-        keepdims = _checks.flag(keepdims, "keepdims")
         total = self.data.sum(axis=axis, keepdims=keepdims)
         count = self.data.size // max(np.size(total), 1)  # entries averaged into each output
         out = total / count  # what np.mean computes, without its Python-level overhead
@@ -238,6 +237,7 @@ class Tensor:
 
         return Tensor._result(out, (self,), backward, "mean")
 
+    @checked(keepdims="flag", also=_checks.axes_of)
     def max(self, axis=None, keepdims=False):
         """Largest values along ``axis``; the gradient goes to the maxima.
 
@@ -245,8 +245,6 @@ class Tensor:
         of them instead; both are valid subgradients, and they differ only on exact ties, which are common after a
         ReLU (many zeros).
         """
-        _checks.axis_in_range(axis, self.data.ndim, self.data.shape)
-        keepdims = _checks.flag(keepdims, "keepdims")
         x = self.data
         out = x.max(axis=axis, keepdims=keepdims)
 
@@ -346,13 +344,13 @@ class Tensor:
 
     # --- normalizations along an axis -------------------------------------------------------------------------------
 
+    @checked(also=_checks.axes_of)
     def softmax(self, axis=-1):
         """exp(x) / Σ exp(x) along ``axis``, after subtracting the maximum, with its vector-Jacobian product.
 
         The values are those of :func:`implementations.numeric.softmax` (eq. (2.12)). A slice that is −inf everywhere
         (a fully masked row) has no softmax and gives NaN; mask at least one entry per row, or drop such rows.
         """
-        _checks.axis_in_range(axis, self.data.ndim, self.data.shape)
         s = numeric.softmax(self.data, axis=axis)
 
         def backward(g):  # vector-Jacobian product of softmax: s ⊙ (g − ⟨g, s⟩)
@@ -360,9 +358,9 @@ class Tensor:
 
         return Tensor._result(s, (self,), backward, "softmax")
 
+    @checked(also=_checks.axes_of)
     def log_softmax(self, axis=-1):
         """x − log Σ exp(x) along ``axis``, stable for large logits."""
-        _checks.axis_in_range(axis, self.data.ndim, self.data.shape)
         out = numeric.log_softmax(self.data, axis=axis)
 
         def backward(g):  # ∂/∂x of x − logsumexp(x): g − softmax(x) Σ g
@@ -370,13 +368,12 @@ class Tensor:
 
         return Tensor._result(out, (self,), backward, "log_softmax")
 
-    @checked(eps="rate")
+    @checked(eps="rate", also=_checks.axes_of)
     def standardize(self, axis=-1, eps=1e-5):
         """(x − mean) / √(var + eps) along ``axis``, with the biased variance: the core of a layer norm.
 
         One operation with its own backward pass, rather than the seven that compose it.
         """
-        _checks.axis_in_range(axis, self.data.ndim, self.data.shape)
         centred = self.data - self.data.mean(axis=axis, keepdims=True)
         std = np.sqrt((centred**2).mean(axis=axis, keepdims=True) + eps)
         out = centred / std

@@ -13,6 +13,7 @@ import numbers
 
 import numpy as np
 
+from .._contract import ResultsChecked
 from .._validation import (
     _describe,
     as_array,
@@ -73,8 +74,16 @@ def optimizer(value, name):
 
 
 def noise_predictor(value, name):
-    """A noise predictor ε_θ: something callable as ``model(x_t, t)``."""
-    return check_callable(value, name, what="a noise predictor model(x_t, t), e.g. a Denoiser")
+    """A noise predictor ε_θ in training: ``model(x_t, t)`` must return a Tensor of the shape of x_t (the loss
+    differentiates it)."""
+    model = check_callable(value, name, what="a noise predictor model(x_t, t), e.g. a Denoiser")
+    return ResultsChecked(model, lambda epsilon_hat, x_t, t: trainable_prediction(epsilon_hat, x_t.shape))
+
+
+def sampling_noise_predictor(value, name):
+    """A noise predictor ε_θ in the sampler: ``model(x_t, t)`` must return finite values of the shape of x_t."""
+    model = check_callable(value, name, what="a noise predictor model(x_t, t), e.g. a Denoiser")
+    return ResultsChecked(model, lambda epsilon_hat, x_t, t: prediction_at_step(epsilon_hat, x_t.shape, int(t[0])))
 
 
 def variance(value, name):

@@ -263,11 +263,11 @@ def diffusion_loss(model, x0, *, schedule, rng):
     t = rng.integers(1, schedule.T + 1, size=N)  # (N,) uniform on 1, …, T
     epsilon = rng.standard_normal(x0.shape)  # (N, D)
     x_t = q_sample(x0, t, epsilon, schedule)  # (N, D), eq. (8.9)
-    epsilon_hat = _checks.trainable_prediction(model(x_t, t), x0.shape)  # (N, D) ε_θ(x_t, t), a Tensor
+    epsilon_hat = model(x_t, t)  # (N, D) ε_θ(x_t, t), a Tensor
     return mse_loss(epsilon_hat, Tensor(epsilon))  # the mean of (ε − ε_θ)² over the N·D entries
 
 
-@checked(model=_checks.noise_predictor, n="count", schedule=A_SCHEDULE, rng="rng", data_dim="count?",
+@checked(model=_checks.sampling_noise_predictor, n="count", schedule=A_SCHEDULE, rng="rng", data_dim="count?",
          variance=_checks.sampler_variance, return_trajectory="flag", steps_to_keep=_checks.step_list,
          also=(_checks.knows_data_dim, _checks.kept_steps))
 def ddpm_sample(model, n, *, schedule, rng, data_dim=None, variance="beta", return_trajectory=False,
@@ -330,7 +330,7 @@ def ddpm_sample(model, n, *, schedule, rng, data_dim=None, variance="beta", retu
     with no_grad():
         for t in range(schedule.T, 0, -1):
             beta, alpha, alpha_bar = schedule.betas[t - 1], schedule.alphas[t - 1], schedule.alpha_bars[t - 1]
-            epsilon_hat = _checks.prediction_at_step(model(x, np.full(n, t)), (n, D), t)  # (n, D) ε_θ(x_t, t)
+            epsilon_hat = model(x, np.full(n, t))  # (n, D) ε_θ(x_t, t), as an array
             mean = (x - beta / np.sqrt(1.0 - alpha_bar) * epsilon_hat) / np.sqrt(alpha)  # (n, D) μ_θ(x_t, t)
             x = mean + sigmas[t - 1] * rng.standard_normal((n, D)) if t > 1 else mean  # (n, D) x_{t−1}
             if t - 1 in keep:

@@ -51,7 +51,7 @@ def class_count(value, name):
 
 def newton_function(function, name):
     """A function w -> (gradient (P,), Hessian (P, P)) given by the caller: each of its results is checked."""
-    V.check_callable(function, name, what="a function w -> (gradient, Hessian)")
+    function = V.check_callable(function, name, what="a function w -> (gradient, Hessian)")
     steps = [0]
 
     def checked_function(w):
@@ -78,7 +78,7 @@ def fit_function(fit, name):
 
 def score_function(score, name):
     """A function score(model, X_val, y_val) -> float given by the caller: each score it returns is checked."""
-    V.check_callable(score, name, what="a function score(model, X_val, y_val) -> float")
+    score = V.check_callable(score, name, what="a function score(model, X_val, y_val) -> float")
     folds = [0]
 
     def checked_score(model, X, y):

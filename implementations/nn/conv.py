@@ -24,7 +24,7 @@ and :func:`conv_output_size` and :func:`receptive_field` do the arithmetic of si
 
 import numpy as np
 
-from .._contract import checked, passes_through
+from .._contract import ResultsChecked, checked, passes_through
 from ..engine.autograd import Tensor
 from ..engine.functional import concatenate, stack
 from . import _checks
@@ -378,11 +378,11 @@ class ResidualBlock(Module):
 
     @checked(branch=_checks.branch)
     def __init__(self, branch):
-        self.branch = branch
+        self.branch = branch  # F: a Module's parameters are the block's
+        self.F = ResultsChecked(branch, _checks.branch_output)  # F(x), refused unless a Tensor of the shape of x
 
     @checked(x="tensor")
     @passes_through  # the branch's layers are checked as the caller's own calls: the caller chose them
     def forward(self, x):
         """x + F(x), eq. (5.7), for ``x`` (a Tensor or an array of the shape the branch takes): the shape of x."""
-        fx = _checks.branch_output(self.branch(x), x)  # F(x), refused unless a Tensor of the shape of x
-        return x + fx  # the identity path: ∂y/∂x = I + ∂F/∂x
+        return x + self.F(x)  # the identity path: ∂y/∂x = I + ∂F/∂x
