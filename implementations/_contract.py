@@ -32,7 +32,8 @@ role                   the argument must be (and is passed to the body as)
 ``tokens``             a list of strings (a bare string is refused, not split into letters)
 ``widths``             a tuple of hidden-layer widths, each an integer >= 1
 ``axis X``             an integer naming an axis of the argument X (negative axes count from the end)
-``{a, b, c}``          one of the strings a, b, c
+``{a, b, c}``          one of the strings a, b, c; a dict or a tuple of names gives the same choice
+                       (``activation=ACTIVATIONS``: one of the dict's keys)
 a function             a check of the package's own, ``check(value, name) -> value`` (from ``_validation`` or a
                        part's ``_checks``), for an argument no role above describes (a list of parameters)
 =====================  ===========================================================================================
@@ -264,6 +265,8 @@ class _Role:
 
     def __init__(self, name, text):
         self.name, self.text = name, text
+        if isinstance(text, (dict, tuple, list, set, frozenset)):  # a choice among the keys or items of a collection
+            text = "{" + ", ".join(str(option) for option in text) + "}"
         if callable(text):  # a check of its own: function(value, name) -> the value to pass on
             self.kind, self.optional, self.function, self.shapes = "function-role", False, text, ()
             return

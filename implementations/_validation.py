@@ -11,7 +11,9 @@ reader sees "X is a ragged nested list" rather than NumPy's "setting an array el
 import functools
 import math
 import numbers
+import os
 import types
+from pathlib import Path
 
 import numpy as np
 
@@ -432,3 +434,45 @@ def no_zero_rows(A, B):
         if zero.size:
             raise ValueError(f"{name} has {zero.size} zero vector(s), the first at row {zero[0]}; cosine similarity "
                              "is undefined for a zero vector. Drop those rows first.")
+
+
+def open_probability(value, name):
+    """A number strictly between 0 and 1 (a decision threshold, a test fraction): 0 and 1 leave one side empty."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 < value < 1:
+        raise ValueError(f"{name} must be a number strictly between 0 and 1; received {value!r}.")
+    return float(value)
+
+
+def interval(value, name):
+    """The role of an interval (low, high): two finite numbers, low < high; passed on as a tuple of floats."""
+    pair = (isinstance(value, (tuple, list)) or getattr(value, "ndim", None) == 1) and all(
+        isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value)
+    if not pair or len(value) != 2:
+        error = ValueError if pair else TypeError  # three numbers are a wrong value; a string, a wrong kind
+        raise error(f"{name} must be a pair of numbers (low, high); received {value!r}. "
+                    f"Pass e.g. {name}=(0.0, 1.0).")
+    low, high = float(value[0]), float(value[1])
+    if not (math.isfinite(low) and math.isfinite(high) and low < high):
+        raise ValueError(f"{name} must be finite and increasing (low < high); received {value!r}.")
+    return low, high
+
+
+def folder_holding(file_name):
+    """The role of a loader's ``data_dir``: None (the repository's ``data/``), or an existing folder, as a Path.
+
+    ``file_name`` is the data file the loader reads there, for the message.
+    """
+    def data_folder(value, name):
+        if value is None:
+            return None
+        if not isinstance(value, (str, os.PathLike)):
+            raise TypeError(f"{name} must be a folder path (str or pathlib.Path); received {_describe(value)}. "
+                            f"Omit it ({name}=None) to read the repository's data/ folder.")
+        folder = Path(value)
+        if not folder.is_dir():
+            raise FileNotFoundError(f"{name} {str(folder)!r} is not an existing folder; expected the folder holding "
+                                    f"{file_name} and SHA256SUMS. Omit it ({name}=None) to read the "
+                                    "repository's data/.")
+        return folder
+
+    return data_folder

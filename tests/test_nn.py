@@ -727,10 +727,7 @@ def test_a_network_runs_its_own_layers_without_checking_them_again(monkeypatch):
 
 
 def test_the_activation_check_knows_every_activation():
-    from implementations.nn import _checks
-    from implementations.nn.layers import ACTIVATIONS
-
-    assert set(_checks.ACTIVATION_NAMES) == set(ACTIVATIONS)
-    with pytest.raises(ValueError, match=r"activation must be one of \['gelu', 'relu', 'sigmoid', 'tanh'\]; "
+    """The declaration names the dict of activations itself: a new activation is accepted at once."""
+    with pytest.raises(ValueError, match=r"activation must be one of 'relu', 'tanh', 'sigmoid', 'gelu'; "
                                          "received 'softplus'"):
         MLP([2, 2], activation="softplus", rng=np.random.default_rng(0))

@@ -23,6 +23,7 @@ from .datasets import (
     load_penguins,
     load_persuasion,
     load_sunspots,
+    shipped_file,
     verify_checksum,
 )
 from .sequence_tasks import TAGGING_VOCABULARY, make_adding_problem, make_entity_tagging, make_windows
@@ -63,5 +64,6 @@ __all__ = [
     "gaussian_ring_centres",
     "gaussian_grid_centres",
     "gaussian_mixture_density",
+    "shipped_file",
     "verify_checksum",
 ]

@@ -6,36 +6,24 @@ their parameters name (a series long enough for one window, one row of targets p
 the argument, what was received, what was expected and how to fix it.
 """
 
-import math
 import numbers
 import os
 from pathlib import Path
 
-from .._validation import _describe, as_array, check_finite_values
-from ._files import CHECKSUM_FILE, restore_hint
+import numpy as np
+
+from .. import _validation as V
+from .._validation import _describe, as_array, check_finite_values, folder_holding  # noqa: F401  (data's roles)
+from ._files import restore_hint
 
 # --- roles -----------------------------------------------------------------------------------------------------------
 
 
-def folder_holding(file_name):
-    """The role of a loader's ``data_dir``: None (the repository's ``data/``), or an existing folder, as a Path.
-
-    ``file_name`` is the data file the loader reads there, for the message.
-    """
-    def data_folder(value, name):
-        if value is None:
-            return None
-        if not isinstance(value, (str, os.PathLike)):
-            raise TypeError(f"{name} must be a folder path (str or pathlib.Path); received {_describe(value)}. "
-                            f"Omit it ({name}=None) to read the repository's data/ folder.")
-        folder = Path(value)
-        if not folder.is_dir():
-            raise FileNotFoundError(f"{name} {str(folder)!r} is not an existing folder; expected the folder holding "
-                                    f"{file_name} and {CHECKSUM_FILE}. Omit it ({name}=None) to read the "
-                                    "repository's data/.")
-        return folder
-
-    return data_folder
+def file_name(value, name):
+    """The role of a file's name: a non-empty str without a folder in it."""
+    if not isinstance(value, str) or not value or "/" in value or "\\" in value:
+        raise ValueError(f"{name} must be the name of a file in data/, such as 'houses.csv'; received {value!r}.")
+    return value
 
 
 def data_file(value, name):
@@ -60,20 +48,6 @@ def one_of(choices, hint):
         return value
 
     return choice
-
-
-def interval(value, name):
-    """The role of an interval (low, high): two finite numbers, low < high; passed on as a tuple of floats."""
-    pair = (isinstance(value, (tuple, list)) or getattr(value, "ndim", None) == 1) and all(
-        isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value)
-    if not pair or len(value) != 2:
-        error = ValueError if pair else TypeError  # three numbers are a wrong value; a string, a wrong kind
-        raise error(f"{name} must be a pair of numbers (low, high); received {value!r}. "
-                    f"Pass e.g. {name}=(0.0, 1.0).")
-    low, high = float(value[0]), float(value[1])
-    if not (math.isfinite(low) and math.isfinite(high) and low < high):
-        raise ValueError(f"{name} must be finite and increasing (low < high); received {value!r}.")
-    return low, high
 
 
 def inner_radius(value, name):
@@ -156,3 +130,35 @@ def a_batch_per_epoch(X, batch_size, drop_last):
     if drop_last and X.shape[0] < batch_size:
         raise ValueError(f"batch_size={batch_size} is larger than the {X.shape[0]} examples, so with drop_last=True "
                          "no batch would be left. Use a smaller batch_size or drop_last=False.")
+
+
+# --- preprocessing (chapter 1) ----------------------------------------------------------------------------------
+
+def positive_std(std, X=None):
+    """Standard deviations > 0, each divides a column: a given ``std``, or (``std`` None) those of X's columns."""
+    if std is not None:
+        cols = np.flatnonzero(std <= 0).tolist()
+        if cols:
+            raise ValueError(f"std has the value(s) {std[cols].tolist()} at position(s) {cols}; expected standard "
+                             "deviations > 0. Pass the std returned by standardize (which refuses a constant "
+                             "column: drop it first).")
+    elif X is not None:
+        s = X.std(axis=0)  # (m,)
+        cols = np.flatnonzero(s <= 0).tolist()
+        if cols:
+            raise ValueError(f"column(s) {cols} of X have standard deviation {s[cols].tolist()}; expected > 0. "
+                             "A constant feature carries no information: drop it before standardizing.")
+
+
+def held_out_size(X, test_fraction):
+    """A test fraction of N examples that leaves at least one for training."""
+    N = X.shape[0]
+    if max(1, round(test_fraction * N)) >= N:
+        raise ValueError(f"test_fraction={test_fraction} leaves no training example out of N={N}; use a smaller "
+                         "fraction.")
+
+
+def labels_if_stratified(y, stratify):
+    """A stratified split needs class labels 0, …, K − 1; without stratify, y holds any finite targets."""
+    if stratify:
+        V.check_labels(y, "y")

@@ -13,11 +13,12 @@ import numpy as np
 
 from .._contract import checked
 from . import _files
-from ._checks import data_file, folder_holding, one_of
+from ._checks import data_file, file_name, folder_holding, one_of
 from ._files import DATA_DIR, verified_bytes
 
 __all__ = [
     "DATA_DIR",
+    "shipped_file",
     "PENGUIN_SPECIES",
     "load_houses",
     "load_paris_apartments",
@@ -92,6 +93,33 @@ def verify_checksum(path):
         If ``SHA256SUMS`` has no valid entry for the file, or the file's SHA-256 differs.
     """
     verified_bytes(path)
+
+
+@checked(name=file_name, data_dir=folder_holding("the data file"))
+def shipped_file(name, *, data_dir=None):
+    """The path of a file shipped in ``data/`` (or in ``data_dir``), after checking it against ``SHA256SUMS``.
+
+    For a loader outside this module that reads a file of its own (chapter 7's trained language model).
+
+    Parameters
+    ----------
+    name : str
+        The file's name, e.g. ``"persuasion_tinygpt.npz"``.
+    data_dir : str or pathlib.Path, optional
+        The folder holding the file and ``SHA256SUMS``; the repository's ``data/`` by default.
+
+    Returns
+    -------
+    pathlib.Path
+
+    Raises
+    ------
+    FileNotFoundError, ValueError
+        If the file or its checksum is missing, or the file does not match it; the message says how to restore it.
+    """
+    path = _files.file_in(data_dir, name)
+    verified_bytes(path)
+    return path
 
 
 @checked(data_dir=folder_holding("houses.csv"))

@@ -3,7 +3,8 @@
 import numpy as np
 
 from .._contract import checked
-from ..linear._checks import held_out_size, labels_if_stratified, open_probability, positive_std
+from .._validation import open_probability
+from ._checks import held_out_size, labels_if_stratified, positive_std
 
 __all__ = ["standardize", "unstandardize_weights", "train_test_split"]
 

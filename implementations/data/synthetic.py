@@ -11,7 +11,8 @@ templated corpus of chapter 7 in :mod:`implementations.data.corpora`, the data f
 import numpy as np
 
 from .._contract import checked
-from ._checks import inner_radius, interval, one_point_per_class, two_classes_or_more
+from .._validation import interval
+from ._checks import inner_radius, one_point_per_class, two_classes_or_more
 
 __all__ = [
     "make_sine_data",

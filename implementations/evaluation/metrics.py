@@ -7,7 +7,7 @@ from math import comb
 import numpy as np
 
 from .._contract import checked
-from ..linear._checks import (
+from ._checks import (
     has_both_classes,
     has_positive,
     monotonic_points,

@@ -15,7 +15,7 @@ lambda w, X, y: np.mean((y - regression.predict(X, w)) ** 2), X, y, k=5, rng=rng
 import numpy as np
 
 from .._contract import checked
-from ..linear._checks import fit_function, fold_count, rng_if_shuffled, score_function, several_training_sets
+from ._checks import fit_function, fold_count, rng_if_shuffled, score_function, several_training_sets
 
 __all__ = ["bias_variance", "k_fold_indices", "cross_val_score"]
 

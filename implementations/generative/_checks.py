@@ -23,7 +23,6 @@ from .._validation import (
     check_positive_int,
 )
 from ..engine import Tensor
-from ..nn._checks import activation  # noqa: F401  (the activation role of nn, for the generative models too)
 
 __all__ = []
 

@@ -22,7 +22,7 @@ import numpy as np
 from .._contract import checked
 from ..engine import Tensor, no_grad
 from ..engine.functional import mse_loss
-from ..nn.layers import MLP
+from ..nn.layers import ACTIVATIONS, MLP
 from ..nn.module import Module
 from . import _checks
 
@@ -206,7 +206,7 @@ class Denoiser(Module):
     """
 
     @checked(data_dim="count", hidden="widths", time_dim=_checks.even_count, max_period="rate",
-             activation=_checks.activation, rng="rng")
+             activation=ACTIVATIONS, rng="rng")
     def __init__(self, data_dim=2, *, hidden=(48, 48, 48), time_dim=16, max_period=10000.0, activation="gelu", rng):
         self.data_dim, self.time_dim, self.max_period = data_dim, time_dim, max_period
         self.net = MLP([data_dim + time_dim, *hidden, data_dim], activation=activation, rng=rng)

@@ -22,7 +22,7 @@ import numpy as np
 from .._contract import checked
 from .._validation import stop_if_diverged
 from ..engine import Tensor, concatenate, no_grad
-from ..nn.layers import MLP
+from ..nn.layers import ACTIVATIONS, MLP
 from ..nn.module import Module
 from ..nn.optim import Adam
 from . import _checks
@@ -115,7 +115,7 @@ def optimal_discriminator(p_data, p_model):
 # --- a discriminator against a fixed generator --------------------------------------------------------------------
 
 @checked(x_real=_checks.samples, x_fake=_checks.samples, hidden="widths", steps="count", lr="rate", rng="rng",
-         activation=_checks.activation, also=_checks.same_space)
+         activation=ACTIVATIONS, also=_checks.same_space)
 def fit_discriminator(x_real, x_fake, *, hidden=(32, 32), steps=500, lr=1e-2, rng, activation="tanh"):
     """Train a discriminator alone, against samples of a FIXED generator, and return it as a function.
 
@@ -202,7 +202,7 @@ class GAN(Module):
     """
 
     @checked(latent_dim="count", data_dim="count", generator_hidden="widths", discriminator_hidden="widths",
-             rng="rng", activation=_checks.activation, minibatch_std="flag")
+             rng="rng", activation=ACTIVATIONS, minibatch_std="flag")
     def __init__(self, latent_dim, data_dim=2, *, generator_hidden=(32, 32), discriminator_hidden=(32, 32), rng,
                  activation="tanh", minibatch_std=False):
         self.latent_dim, self.data_dim, self.minibatch_std = latent_dim, data_dim, minibatch_std

@@ -22,7 +22,7 @@ import numpy as np
 from .._contract import checked
 from ..engine import Tensor, no_grad
 from ..engine.autograd import _unbroadcast
-from ..nn.layers import MLP
+from ..nn.layers import ACTIVATIONS, MLP
 from ..nn.module import Module
 from . import _checks
 
@@ -113,7 +113,7 @@ class VAE(Module):
     """
 
     @checked(data_dim="count", latent_dim="count", hidden="widths", rng="rng", likelihood=_checks.likelihood,
-             sigma="rate", activation=_checks.activation)
+             sigma="rate", activation=ACTIVATIONS)
     def __init__(self, data_dim, latent_dim, *, hidden=(64,), rng, likelihood="gaussian", sigma=0.1,
                  activation="relu"):
         self.data_dim, self.latent_dim, self.likelihood, self.sigma = data_dim, latent_dim, likelihood, sigma

@@ -17,8 +17,8 @@ import zipfile
 import numpy as np
 
 from .._contract import checked
-from ..data import _checks as data_checks
-from ..data import _files, datasets
+from .._validation import folder_holding
+from ..data import datasets
 from ..engine.autograd import no_grad
 from ..nn.optim import AdamW, clip_grad_norm, warmup_cosine
 from . import _checks
@@ -163,7 +163,7 @@ def train_language_model(model, ids, *, steps, batch_size, lr, warmup_steps, rng
     return history
 
 
-@checked(data_dir=data_checks.folder_holding(PERSUASION_MODEL))
+@checked(data_dir=folder_holding(PERSUASION_MODEL))
 def load_persuasion_model(*, data_dir=None):
     """The book's TinyGPT trained on *Persuasion*, written by ``tools/train_language_model.py``.
 
@@ -185,8 +185,7 @@ def load_persuasion_model(*, data_dir=None):
     config : dict
         The sizes and the training settings.
     """
-    path = _files.file_in(data_dir, PERSUASION_MODEL)
-    datasets.verify_checksum(path)  # names the file and how to restore it
+    path = datasets.shipped_file(PERSUASION_MODEL, data_dir=data_dir)  # checked against SHA256SUMS first
     try:
         with np.load(path, allow_pickle=False) as stored:
             config = json.loads(str(stored["config"]))
@@ -201,5 +200,7 @@ def load_persuasion_model(*, data_dir=None):
     except (KeyError, IndexError, TypeError, ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
         detail = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc).rstrip(".")
         raise ValueError(f"{path} is not the model archive that tools/train_language_model.py writes (reading it "
-                         f"failed: {detail}). {_files.restore_hint(PERSUASION_MODEL)}") from exc
+                         f"failed: {detail}). Restore it and its checksum with "
+                         f"`git checkout -- data/{PERSUASION_MODEL} data/SHA256SUMS`, or retrain it with "
+                         "`make language-model`.") from exc
     return model, tokenizer, history, config

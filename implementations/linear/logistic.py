@@ -14,9 +14,10 @@ The perceptron, softmax regression and the classification metrics are in their o
 import numpy as np
 
 from .._contract import checked
+from .._validation import open_probability
 from ..numeric import sigmoid, softplus
 from . import _fused
-from ._checks import open_probability, sample_weights
+from ._checks import sample_weights
 from .descent import descend
 from .glm import newton
 from .regression import add_bias

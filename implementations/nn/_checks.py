@@ -16,6 +16,7 @@ import numbers
 
 import numpy as np
 
+from .._contract import TENSOR
 from .._validation import (
     _describe,
     as_array,
@@ -26,7 +27,6 @@ from .._validation import (
     check_positive,
     check_positive_int,
 )
-from ..engine._checks import tensor_argument
 from ..engine.autograd import Tensor
 
 # --- a declaration for the methods that run their caller's layers -----------------------------------------------------
@@ -109,16 +109,6 @@ def batch_count(value, name):
 
 # --- layers ----------------------------------------------------------------------------------------------------------
 
-ACTIVATION_NAMES = ("relu", "tanh", "sigmoid", "gelu")  # the keys of nn.layers.ACTIVATIONS (a test keeps them equal)
-
-
-def activation(value, name="activation"):
-    """The name of one of the activations of ``nn.layers.ACTIVATIONS``."""
-    if not isinstance(value, str) or value not in ACTIVATION_NAMES:
-        raise ValueError(f"{name} must be one of {sorted(ACTIVATION_NAMES)}; received {value!r}.")
-    return value
-
-
 def layer_sizes(value, name):
     """The widths [d_0, d_1, …, d_M] of a network: at least two integers >= 1, as a list."""
     if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
@@ -167,7 +157,7 @@ def drop_probability(value, name):
 
 def _batch(value, name, ndim, what, hint):
     """``value`` as a Tensor with ``ndim`` axes and at least one entry, refused with ``what`` it is and a ``hint``."""
-    x = tensor_argument(value, name, allow_empty=False)
+    x = TENSOR.convert(value, name, allow_empty=False)
     if x.ndim != ndim:
         raise ValueError(f"{name} must be {what}; received shape {x.shape}. {hint}")
     return x

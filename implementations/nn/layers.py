@@ -108,7 +108,7 @@ class MLP(Module):
     as its network alone).
     """
 
-    @checked(sizes=_checks.layer_sizes, activation=_checks.activation, rng="rng")
+    @checked(sizes=_checks.layer_sizes, activation=ACTIVATIONS, rng="rng")
     def __init__(self, sizes, *, activation="relu", rng):
         init = "he" if activation in ("relu", "gelu") else "xavier"
         self.activation = activation

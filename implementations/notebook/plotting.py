@@ -9,7 +9,7 @@ notebook's first cell as ``plotting.use_book_style()``), the class colours and t
 import numpy as np
 
 from .._contract import checked
-from ..data._checks import interval
+from .._validation import interval
 from ._checks import (
     a_line_in_the_plane,
     axes,

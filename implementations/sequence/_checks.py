@@ -8,8 +8,8 @@ received and what was expected, and how to fix it.
 
 import numpy as np
 
+from .._contract import TENSOR
 from .._validation import as_array, check_finite_number, check_finite_values
-from ..engine._checks import tensor_argument
 from ..engine.autograd import Tensor
 from ._layers import _Recurrent
 
@@ -18,7 +18,7 @@ from ._layers import _Recurrent
 
 def sequences(x, name):
     """Role: the data x as a Tensor (a Tensor as it is; other data converted once, NaN and ±inf refused by name)."""
-    return tensor_argument(x, name)
+    return TENSOR.convert(x, name)
 
 
 def sequences_fit_cell(self, x):
@@ -60,7 +60,7 @@ def lengths_fit_sequences(x, lengths):
 
 def state(value, name):
     """Role: an initial state as a Tensor, or None (zeros)."""
-    return None if value is None else tensor_argument(value, name)
+    return None if value is None else TENSOR.convert(value, name)
 
 
 def state_pair(value, name):

@@ -29,6 +29,10 @@ EXAMPLES = {
         extra=[("a number", {"path": 123}, (TypeError,)),
                ("a file that does not exist", {"path": datasets.DATA_DIR / "missing.csv"}, (FileNotFoundError,)),
                ("a folder", {"path": datasets.DATA_DIR}, (FileNotFoundError,))]),
+    "implementations.data.datasets.shipped_file": Example(
+        build=lambda: (datasets.shipped_file, {"name": "paris_apartments.csv", "data_dir": None}),
+        extra=[("a number as name", {"name": 3}, ()), ("a path as name", {"name": "data/houses.csv"}, ()),
+               *_DATA_DIR_EXTRAS]),
     "implementations.data.datasets.load_houses": Example(
         build=lambda: (datasets.load_houses, {"data_dir": None}),
         extra=_DATA_DIR_EXTRAS),
