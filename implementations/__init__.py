@@ -121,6 +121,22 @@ def moved_notice(old, new):
             f"old name works in this edition only; import it as `{how}`.")
 
 
+class first_edition_name:  # noqa: N801  (a descriptor, used like a function: _run = first_edition_name("_fast"))
+    """A class attribute kept under its first-edition name for one edition: reading it warns, as the old module names
+    do, and gives the attribute it became."""
+
+    def __init__(self, new):
+        self.new = new
+
+    def __set_name__(self, owner, name):
+        self.old, self.owner = name, owner.__name__
+
+    def __get__(self, obj, objtype=None):
+        warnings.warn(f"{self.owner}.{self.old} is now {self.owner}.{self.new}; the old name works in this edition "
+                      "only.", FutureWarning, stacklevel=2)
+        return getattr(objtype if obj is None else obj, self.new)
+
+
 def _alias(old):
     """The module object for the first-edition name ``old``, made once; warns the first time."""
     full = f"{__name__}.{old}"

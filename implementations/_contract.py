@@ -8,7 +8,8 @@ A declaration reads like the shape comments of the code it guards::
 
 Before the body runs, :func:`checked` converts and checks every declared argument by its role and raises
 ``ValueError`` or ``TypeError`` naming the argument, what was received, what was expected and how to fix it. The
-messages come from ``implementations._validation``, the one home of the package's checks.
+messages come from ``implementations._validation``, the checks the parts share, and from each part's ``_checks``
+module, the checks of that part only, each written once.
 
 Roles (a ``?`` at the end also accepts None, which is passed through):
 
@@ -174,6 +175,10 @@ def _solve(axis, size):
     return size // k if size % k == 0 else None
 
 
+def _entries(size):
+    return "1 entry" if size == 1 else f"{size} entries"
+
+
 def _spell(axis):
     name, op, k = axis
     return name if op is None else f"{name} {op} {k}"
@@ -183,7 +188,7 @@ def _mismatch(name, shape, axis_index, size, axis, want, dims, owner):
     """The message for an axis of ``name`` whose ``size`` is not the ``want`` that ``axis`` of ``shape`` requires."""
     dim, op, _ = axis
     if dim.isdigit() and op is None:  # a fixed size
-        return (f"{name} has {size} entries along axis {axis_index}; expected {want}, as in the shape {shape.text}. "
+        return (f"{name} has {_entries(size)} along axis {axis_index}; expected {want}, as in the shape {shape.text}. "
                 f"Give {name} {want} entries along that axis.")
     if dim.startswith("self."):
         given = f"{type(owner).__name__}.{dim[5:]} is {getattr(owner, dim[5:])}"
@@ -191,7 +196,7 @@ def _mismatch(name, shape, axis_index, size, axis, want, dims, owner):
         value, source = dims[dim]
         meaning = MEANING.get(dim)
         given = f"{source} gives {dim} = {value}" + (f" ({meaning})" if meaning else "")
-    return (f"{name} has {size} entries along axis {axis_index}, but {given}: expected {name} of shape {shape.text} "
+    return (f"{name} has {_entries(size)} along axis {axis_index}, but {given}: expected {name} of shape {shape.text} "
             f"with {_spell(axis)} = {want} there. Give {name} {want} entries along that axis, or check that the "
             "arguments belong together.")
 
@@ -220,8 +225,8 @@ def _check_shape(arr, name, shapes, dims, owner):
             if want is None:  # a free name: this axis binds it (m + 1 of size 4 binds m = 3)
                 bound = _solve(axis, size)
                 if bound is None:
-                    problem = (f"{name} has {size} entries along axis {offset + j}; expected a multiple of {axis[2]}, "
-                               f"as in the shape {shape.text}.")
+                    problem = (f"{name} has {_entries(size)} along axis {offset + j}; expected a multiple of "
+                               f"{axis[2]}, as in the shape {shape.text}.")
                 else:
                     new[axis[0]] = (bound, f"{name}'s axis {offset + j}")
             elif size != want:

@@ -97,50 +97,6 @@ def check_finite_values(arr, name):
     return arr
 
 
-def check_last_dim(arr, name, size, what):
-    """The last axis of ``arr`` must have ``size`` entries; ``what`` says whose size it is (the layer's d_model)."""
-    if arr.ndim == 0 or arr.shape[-1] != size:
-        raise ValueError(f"{name} must have {size} entries along its last axis ({what}); received shape {arr.shape}.")
-    return arr
-
-
-def check_same_length(name_a, a, name_b, b):
-    """``a`` and ``b`` must have the same length along their first axis (one target per example)."""
-    if len(a) != len(b):
-        raise ValueError(f"{name_a} has {len(a)} rows but {name_b} has {len(b)}; expected one {name_b} entry per "
-                         f"row of {name_a}.")
-
-
-def check_X(X, name="X"):
-    """Return ``X`` as a finite float64 array of shape (N, m) with N >= 1."""
-    X = as_finite_array(X, name, ndim=2)
-    if X.shape[0] == 0:
-        raise ValueError(f"{name} has no rows (shape {X.shape}); expected at least one example.")
-    return X
-
-
-def check_X_y(X, y):
-    """Validate a feature matrix (N, m) and a target vector (N,) that belong together."""
-    X = check_X(X)
-    y = as_finite_array(y, "y", ndim=1)
-    if y.shape[0] != X.shape[0]:
-        raise ValueError(
-            f"X has {X.shape[0]} rows but y has {y.shape[0]} entries; expected one target per row of X."
-        )
-    return X, y
-
-
-def check_w(w, num_features, name="w"):
-    """Validate a weight vector of shape (num_features + 1,), bias first."""
-    w = as_finite_array(w, name, ndim=1)
-    if w.shape[0] != num_features + 1:
-        raise ValueError(
-            f"{name} has {w.shape[0]} entries but X has {num_features} feature(s); "
-            f"expected {num_features + 1} (the bias w[0] first, then one weight per feature)."
-        )
-    return w
-
-
 def _is_real(value):
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
@@ -250,29 +206,20 @@ def check_labels(y, name="y", *, num_classes=None, ndim=1):
         arr = arr.astype(np.int64)
     arr = as_finite_array(arr, name, ndim=ndim) if ndim is not None else check_finite_values(as_array(arr, name), name)
     expected = "0 or 1" if num_classes == 2 else (
-        "integers 0, 1, …" if num_classes is None else f"integers 0, …, {num_classes - 1}"
+        "0, 1, …" if num_classes is None else f"0, …, {num_classes - 1}"
     )
     bad = arr[(arr != np.round(arr)) | (arr < 0) | (num_classes is not None and arr >= num_classes)]
     if bad.size:
         shown = ", ".join(f"{v:g}" for v in np.unique(bad)[:5])
         more = f" (and {np.unique(bad).size - 5} more)" if np.unique(bad).size > 5 else ""
+        how = ("y = (species == 'Gentoo').astype(int)" if num_classes == 2 else
+               "np.unique(labels, return_inverse=True)[1]")
         raise ValueError(
-            f"{name} must hold class labels {expected}; received {bad.size} entries outside that set, "
-            f"with values {shown}{more}. Encode the classes as 0..K-1 first "
-            "(e.g. y = (species == 'Gentoo').astype(int) or np.unique(labels, return_inverse=True)[1])."
+            f"{name} must hold class labels {expected}; received {bad.size} "
+            f"{'entry' if bad.size == 1 else 'entries'} outside that set, with values {shown}{more}. Encode the "
+            f"classes as whole numbers from 0 first, e.g. with {how}."
         )
     return arr.astype(np.int64)
-
-
-def check_X_labels(X, y, *, num_classes=None):
-    """Validate a feature matrix (N, m) and its N class labels (see :func:`check_labels`)."""
-    X = check_X(X)
-    y = check_labels(y, "y", num_classes=num_classes)
-    if y.shape[0] != X.shape[0]:
-        raise ValueError(
-            f"X has {X.shape[0]} rows but y has {y.shape[0]} labels; expected one label per row of X."
-        )
-    return X, y
 
 
 def check_ids(ids, name, *, vocab_size, ndim=None):
@@ -354,19 +301,6 @@ def stop_if_diverged(loss, previous, *, step, rate_name, rate, growth=1e4):
             + (f" from {previous:.4g}" if previous is not None else "")
             + f". The learning rate {rate_name}={rate:g} is too large; try {rate_name}={rate / 10:g}."
         )
-
-
-def check_finite_any_shape(a, name):
-    """Return ``a`` as a float64 array of any shape (a scalar too) with at least one entry, all of them finite.
-
-    For elementwise maps (a sigmoid, a loss of the residuals, a finite-difference point), which accept any number of
-    dimensions but, like every array input of the package, no NaN, no inf and no empty array.
-    """
-    arr = as_array(a, name)
-    if arr.size == 0:
-        raise ValueError(f"{name} is empty (shape {arr.shape}); expected at least one value. "
-                         "Check the slicing or filtering that produced it.")
-    return check_finite_values(arr, name)
 
 
 def check_hidden_sizes(hidden, name):
@@ -476,3 +410,23 @@ def folder_holding(file_name):
         return folder
 
     return data_folder
+
+
+def padded_lengths(values, name):
+    """Role: the lengths of the sequences of a padded batch, integers, one per sequence: (B,) int64."""
+    if values is None:
+        return None
+    values = as_array(values, name)
+    if values.ndim != 1:
+        raise ValueError(f"{name} must have shape (B,), one length per sequence; received shape {values.shape}.")
+    if values.size == 0:
+        raise ValueError(f"{name} is empty (shape (0,)); expected one length per sequence.")
+    check_finite_values(values, name)
+    if not np.all(values == np.round(values)):
+        raise ValueError(f"{name} must be integers, the number of real tokens of each sequence (padding excluded); "
+                         f"received {shown(values)}.")
+    return values.astype(np.int64)
+
+
+def shown(values):
+    return "[" + ", ".join(f"{v:g}" for v in values[:10]) + (", …]" if values.size > 10 else "]")

@@ -8,8 +8,8 @@ float).
 
 import numpy as np
 
-from . import _validation as V
 from ._contract import checked
+from ._validation import every_slice_has_a_finite_score, no_zero_rows
 
 __all__ = ["sigmoid", "log_sigmoid", "softplus", "softmax", "log_softmax", "one_hot", "cosine_similarity"]
 
@@ -66,7 +66,7 @@ def softplus(z):
     return float(out) if out.ndim == 0 else out
 
 
-@checked(Z="array (..., K) inf", axis="axis Z", also=V.every_slice_has_a_finite_score)
+@checked(Z="array (..., K) inf", axis="axis Z", also=every_slice_has_a_finite_score)
 def softmax(Z, axis=-1):
     """softmax(z)_k = e^(z_k) / Σ_j e^(z_j) along ``axis``, eq. (2.12).
 
@@ -86,7 +86,7 @@ def softmax(Z, axis=-1):
     return E / E.sum(axis=axis, keepdims=True)
 
 
-@checked(Z="array (..., K) inf", axis="axis Z", also=V.every_slice_has_a_finite_score)
+@checked(Z="array (..., K) inf", axis="axis Z", also=every_slice_has_a_finite_score)
 def log_softmax(Z, axis=-1):
     """log softmax(z)_k = z_k − log Σ_j e^(z_j) along ``axis``, without forming the probabilities.
 
@@ -122,7 +122,7 @@ def one_hot(y, num_classes):
     return np.eye(num_classes)[y]  # row y of the identity is e_y
 
 
-@checked(A="array (n, d) | (d,)", B="array (m, d) | (d,)?", also=V.no_zero_rows)
+@checked(A="array (n, d) | (d,)", B="array (m, d) | (d,)?", also=no_zero_rows)
 def cosine_similarity(A, B=None):
     """cos(a, b) = a·b / (‖a‖ ‖b‖) between the rows of A and the rows of B (default: A itself).
 

@@ -517,3 +517,10 @@ def test_an_index_out_of_range_names_the_shape_of_the_tensor():
 def test_an_operand_with_nan_is_refused_as_the_caller_s_data():
     with pytest.raises(ValueError, match="the operand of \\* .*NaN"):
         Tensor(np.ones(2)) * np.array([1.0, np.nan])
+
+
+def test_the_first_edition_name_of_the_topological_order_warns_and_still_lists():
+    from implementations.notebook import listing
+
+    with pytest.warns(FutureWarning, match=r"Tensor\._topological_order is now Tensor\.topological_order"):
+        assert "def topological_order" in repr(listing.show_source(Tensor._topological_order))

@@ -157,7 +157,7 @@ def test_q_sample_refuses_steps_outside_1_to_T(t, message):
 
 
 def test_q_sample_refuses_mismatched_noise_and_a_missing_schedule():
-    with pytest.raises(ValueError, match=r"noise has 1 entries along axis 1, but x0's axis 1 gives D = 2"):
+    with pytest.raises(ValueError, match=r"noise has 1 entry along axis 1, but x0's axis 1 gives D = 2"):
         q_sample(np.zeros((3, 2)), 1, np.zeros((3, 1)), schedule(10, "cosine"))
     with pytest.raises(TypeError, match="schedule must be a DDPMSchedule"):
         q_sample(np.zeros((3, 2)), 1, np.zeros((3, 2)), linear_beta_schedule(30))

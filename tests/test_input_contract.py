@@ -102,10 +102,10 @@ def test_harness_catches_a_leaked_numpy_error():
 
 
 def test_harness_passes_a_correct_function():
-    from implementations._validation import check_X_y
+    from implementations._contract import checked
 
+    @checked(X="array (N, m)", y="array (N,)")
     def fit(X, y):
-        X, y = check_X_y(X, y)
         return X.T @ y
 
     assert _problems(_planted_example(fit)) == [None] * len(_problems(_planted_example(fit)))

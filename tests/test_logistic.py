@@ -235,7 +235,7 @@ def test_diverging_learning_rate_raises():
 @pytest.mark.parametrize(
     "y, message",
     [
-        ([0, 1, 2, 1], r"y must hold class labels 0 or 1; received 1 entries outside that set, with values 2"),
+        ([0, 1, 2, 1], r"y must hold class labels 0 or 1; received 1 entry outside that set, with values 2"),
         ([0, -1, 1, 1], r"values -1\b"),
         ([0, 0.5, 1, 1], r"values 0.5\b"),
         ([0, 1, 1], r"y has 3 entries along axis 0, but X's axis 0 gives N = 4"),

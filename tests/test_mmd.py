@@ -195,7 +195,7 @@ def test_bad_input_is_refused_with_a_clear_message():
         mmd2(X, X, bandwidth=1.0, unbiased=1)
     with pytest.raises(ValueError, match="median distance .* is 0"):
         median_bandwidth(X, np.zeros((2, 2)))
-    with pytest.raises(ValueError, match=r"centres has 1 entries along axis 1, but samples's axis 1 gives D = 2"):
+    with pytest.raises(ValueError, match=r"centres has 1 entry along axis 1, but samples's axis 1 gives D = 2"):
         modes_covered(X, np.zeros((4, 1)), radius=1.0)
     with pytest.raises(ValueError, match="min_count must be an integer >= 1"):
         modes_covered(X, CORNERS, radius=1.0, min_count=0)

@@ -67,7 +67,7 @@ def test_perceptron_is_reproducible_with_the_same_rng():
 
 def test_perceptron_rejects_bad_input():
     X = np.zeros((3, 1))
-    with pytest.raises(ValueError, match=r"0 or 1; received 1 entries .* values -1"):
+    with pytest.raises(ValueError, match=r"0 or 1; received 1 entry .* values -1"):
         perceptron(X, [0, 1, -1], epochs=5)
     with pytest.raises(TypeError, match=r"rng must be a numpy.random.Generator.*default_rng"):
         perceptron(X, [0, 1, 1], epochs=5, rng=42)

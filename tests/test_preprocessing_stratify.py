@@ -132,7 +132,7 @@ def test_unstratified_split_does_not_keep_the_proportions():
 
 
 @pytest.mark.parametrize(("bad", "fragment"), [
-    (np.r_[0.5, np.ones(7)], r"y must hold class labels integers 0, 1, …; received 1 entries outside that set"),
+    (np.r_[0.5, np.ones(7)], r"y must hold class labels 0, 1, …; received 1 entry outside that set"),
     (np.r_[-1, np.ones(7)], r"y must hold class labels"),
 ])
 def test_stratify_needs_class_labels(bad, fragment):

@@ -269,7 +269,7 @@ def test_losses_refuse_bad_arrays_by_name():
         cbow_loss(v_context, np.array([[1, 0], [0, 1], [0, 0]]), U, o)
     with pytest.raises(ValueError, match=r"^mask must hold True/False \(or 0/1\); received other values such as 0.5"):
         cbow_loss(v_context, np.full((3, 2), 0.5), U, o)
-    with pytest.raises(ValueError, match=r"^mask has 1 entries along axis 1, but v_context's axis 1 gives slots = 2"):
+    with pytest.raises(ValueError, match=r"^mask has 1 entry along axis 1, but v_context's axis 1 gives slots = 2"):
         cbow_loss(v_context, mask[:, :1], U, o)
     with pytest.raises(ValueError, match=r"^noise has 2 entries along axis 0, but v_context's axis 0 gives b = 3"):
         cbow_loss(v_context, mask, U, o, noise=np.zeros((2, 3), dtype=int))

@@ -7,8 +7,9 @@ visits the graph in reverse topological order and accumulates ``.grad`` on the l
 
 The file reads in the order of the chapter: the Tensor and its reverse pass, then its operations, all on whole arrays
 with NumPy broadcasting (the gradient of a broadcast input is summed back to its shape by ``_unbroadcast``).
-What only makes the engine fast lives in ``_fast`` (switched off by ``FAST = False``, tested equal); the checks of
-a caller's arguments in ``_checks``.
+What only makes the engine fast lives in ``_fast``: the accumulator of the reverse pass, contiguous batched products
+and scatter-adds (always on: they change no value) and the in-place GELU (the one switch, ``FAST``; ``FAST = False``
+runs the taught form, tested equal). The checks of a caller's arguments are in ``_checks``.
 """
 
 import contextlib
@@ -16,7 +17,7 @@ import math
 
 import numpy as np
 
-from .. import _contract, numeric
+from .. import _contract, first_edition_name, numeric
 from .._contract import checked
 from . import _checks, _fast
 
@@ -98,7 +99,7 @@ class Tensor:
                         stack.append((parent, False))
         return order
 
-    _topological_order = topological_order  # the first edition's name, which its student copies list
+    _topological_order = first_edition_name("topological_order")  # the name that first-edition copies list
 
     @checked(grad="array?", also=_checks.can_backward)
     def backward(self, grad=None):

@@ -25,6 +25,7 @@ from ..engine import Tensor, concatenate, no_grad
 from ..nn.layers import ACTIVATIONS, MLP
 from ..nn.module import Module
 from ..nn.optim import Adam
+from ..numeric import sigmoid
 from . import _checks
 
 __all__ = ["discriminator_loss", "generator_loss", "optimal_discriminator", "fit_discriminator", "GAN",
@@ -157,7 +158,7 @@ def fit_discriminator(x_real, x_fake, *, hidden=(32, 32), steps=500, lr=1e-2, rn
         x = _checks.samples_like(x, "x", d)  # (K, d): samples of the data's space, checked by name
         with no_grad():
             logits = net(Tensor(x)).data[:, 0]  # (K,)
-        return 0.5 * (1.0 + np.tanh(0.5 * logits))  # σ(a) = (1 + tanh(a/2)) / 2, which never overflows
+        return sigmoid(logits)  # σ(a), the probability that x is real
 
     return D
 

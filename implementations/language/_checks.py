@@ -133,30 +133,15 @@ def memory_fits_layer_input(x, memory):
     _memory_fits(x, memory, "x")
 
 
-def lengths(values, name):
-    """Role: the lengths of the sequences of a padded batch, integers, one per sequence: (B,) int64."""
-    if values is None:
-        return None
-    values = V.as_array(values, name)
-    if values.ndim != 1:
-        raise ValueError(f"{name} must have shape (B,), one length per sequence; received shape {values.shape}.")
-    if values.size == 0:
-        raise ValueError(f"{name} is empty (shape (0,)); expected one length per sequence.")
-    V.check_finite_values(values, name)
-    if not np.all(values == np.round(values)):
-        raise ValueError(f"{name} must be integers, the number of real tokens of each sequence (padding excluded); "
-                         f"received {_shown(values)}.")
-    return values.astype(np.int64)
 
 
-def _shown(values):
-    return "[" + ", ".join(f"{v:g}" for v in values[:10]) + (", …]" if values.size > 10 else "]")
+lengths = V.padded_lengths  # the role of the lengths of a padded batch, shared with the recurrent layers
 
 
 def _lengths_within(values, T, name):
     if values is not None and (values.min() < 1 or values.max() > T):
         raise ValueError(f"{name} must be integers between 1 and T = {T} (the padded length), one per sequence; "
-                         f"received {_shown(values)}. A sequence's length counts its real tokens, padding excluded.")
+                         f"received {V.shown(values)}. A sequence's length counts its real tokens, padding excluded.")
 
 
 def lengths_fit_keys(lengths, T_k):

@@ -2,23 +2,27 @@
 
 import numpy as np
 
+from .._contract import checked
 from ._checks import stop_if_cost_rose
 
+__all__ = ["descend"]
 
+
+@checked(cost_and_gradient="function", w="array (P,)", eta="rate", num_iters="count", tol="penalty?")
 def descend(cost_and_gradient, w, *, eta, num_iters, tol=None):
     """Repeat w ← w − η ∇J(w), refusing any update that raises a convex cost.
 
     Parameters
     ----------
     cost_and_gradient : callable
-        w -> (J(w), ∇J(w)): the cost as a float and its gradient, an array of the shape of ``w``. It works on
-        inputs checked once by the caller, so it does no checks of its own.
+        w -> (J(w), ∇J(w)): the cost as a float and its gradient, an array of the shape of ``w``. One call gives
+        both because they share their expensive part (the residuals or the logits).
     w : ndarray
         Starting weights, updated in place (pass a copy).
     eta : float
-        Learning rate η > 0, already validated.
+        Learning rate η > 0.
     num_iters : int
-        Maximum number of updates, already validated.
+        Maximum number of updates.
     tol : float or None
         Stop once an update lowers the cost by less than ``tol`` times its value.
 

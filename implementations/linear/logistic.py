@@ -1,4 +1,5 @@
-"""Logistic regression: the sigmoid, the cross-entropy cost, gradient descent and Newton's method.
+"""Logistic regression: the model on the sigmoid of ``numeric``, the cross-entropy cost, gradient descent and Newton's
+method.
 
 Chapter 2 of the book. Conventions are those of chapter 1:
 

@@ -9,7 +9,11 @@ received and what was expected, and how to fix it.
 import numpy as np
 
 from .._contract import TENSOR
-from .._validation import as_array, check_finite_number, check_finite_values
+from .._validation import (
+    check_finite_number,
+    padded_lengths,  # noqa: F401  (the role of the lengths of a padded batch, shared with chapter 7)
+    shown,
+)
 from ..engine.autograd import Tensor
 from ._layers import _Recurrent
 
@@ -36,9 +40,6 @@ def sequences_fit_cell(self, x):
                          "step (T >= 1).")
 
 
-def lengths(value, name):
-    """Role: the lengths of a padded batch as a finite float array, or None (no padding)."""
-    return None if value is None else check_finite_values(as_array(value, name), name)
 
 
 def lengths_fit_sequences(x, lengths):
@@ -49,9 +50,9 @@ def lengths_fit_sequences(x, lengths):
     if lengths.shape != (B,):
         raise ValueError(f"lengths must hold one length per sequence of x, shape ({B},); received shape "
                          f"{lengths.shape}.")
-    if not np.all(lengths == np.round(lengths)) or lengths.min() < 1 or lengths.max() > T:
-        shown = "[" + ", ".join(f"{v:g}" for v in lengths[:10]) + (", …]" if B > 10 else "]")
-        raise ValueError(f"lengths must be {B} integers between 1 and T = {T}, one per sequence; received {shown}. "
+    if lengths.min() < 1 or lengths.max() > T:
+        raise ValueError(f"lengths must be {B} integers between 1 and T = {T}, one per sequence; received "
+                         f"{shown(lengths)}. "
                          "A sequence's length counts its real steps, padding excluded.")
 
 

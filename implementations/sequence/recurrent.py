@@ -26,6 +26,7 @@ the directions on the first axis instead, (2L, B, H): its h_n is
 
 import numpy as np
 
+from .. import first_edition_name
 from .._contract import checked
 from ..engine import Tensor, concatenate
 from . import _checks
@@ -61,7 +62,7 @@ class RNN(_Recurrent):
     """
 
     _fast = _rnn_fast  # the fast path, used when self.fast
-    _run = _rnn_fast  # its first-edition name, which that edition's chapter listed
+    _run = first_edition_name("_fast")  # the name that first-edition copies list
 
     @checked(input_size="count", hidden_size="count", rng="rng", num_layers="count", bidirectional="flag",
              fast="flag")
@@ -94,7 +95,7 @@ class RNN(_Recurrent):
         W_xh, W_hh, b_h = self._named("W_xh W_hh b_h", suffix)  # (D, H), (H, H), (H,): the parameter set suffix
         return (x_t @ W_xh + h @ W_hh + b_h).tanh()  # (B, H)
 
-    @checked(x=_checks.sequences, h0=_checks.state, lengths=_checks.lengths,
+    @checked(x=_checks.sequences, h0=_checks.state, lengths=_checks.padded_lengths,
              also=(_checks.sequences_fit_cell, _checks.lengths_fit_sequences, _checks.state_fits_cell))
     def forward(self, x, h0=None, *, lengths=None):
         """Run over the sequences.
@@ -194,7 +195,7 @@ class LSTM(_Recurrent):
         h = o * c.tanh()  # (B, H)
         return (h, c, {"f": f, "i": i, "o": o}) if return_gates else (h, c)
 
-    @checked(x=_checks.sequences, state=_checks.state_pair, lengths=_checks.lengths, return_gates="flag",
+    @checked(x=_checks.sequences, state=_checks.state_pair, lengths=_checks.padded_lengths, return_gates="flag",
              also=(_checks.sequences_fit_cell, _checks.lengths_fit_sequences, _checks.state_pair_fits_cell))
     def forward(self, x, state=None, *, lengths=None, return_gates=False):
         """Run over the sequences.
@@ -316,7 +317,7 @@ class GRU(_Recurrent):
         h = (1.0 - z) * h + z * h_tilde  # (B, H)
         return (h, {"z": z, "r": r}) if return_gates else h
 
-    @checked(x=_checks.sequences, h0=_checks.state, lengths=_checks.lengths, return_gates="flag",
+    @checked(x=_checks.sequences, h0=_checks.state, lengths=_checks.padded_lengths, return_gates="flag",
              also=(_checks.sequences_fit_cell, _checks.lengths_fit_sequences, _checks.state_fits_cell))
     def forward(self, x, h0=None, *, lengths=None, return_gates=False):
         """Run over the sequences.

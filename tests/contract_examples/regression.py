@@ -3,7 +3,7 @@
 import numpy as np
 
 from contract import Example
-from implementations.linear import regression
+from implementations.linear import descent, regression
 
 _rng = np.random.default_rng(0)
 X = _rng.normal(size=(8, 2))  # (N, m) = (8, 2)
@@ -45,3 +45,16 @@ EXAMPLES = {
         build=lambda: (regression.normal_equations, {"X": X, "y": y, "l2": 0.1}),
         roles={"X": "array", "y": "aligned:X", "l2": "penalty"}),
 }
+
+
+def _quadratic(w):
+    """J(w) = ½‖w‖², ∇J = w: a convex cost for the gradient-descent loop."""
+    return 0.5 * float(w @ w), w.copy()
+
+
+EXAMPLES["implementations.linear.descent.descend"] = Example(
+    build=lambda: (descent.descend, {"cost_and_gradient": _quadratic, "w": np.array([1.0, -2.0]), "eta": 0.1,
+                                     "num_iters": 5, "tol": None}),
+    roles={"w": "array", "eta": "rate", "num_iters": "count", "tol": "penalty?"},
+    extra=[("a cost function that is not callable", {"cost_and_gradient": 3.0}, ()),
+           ("a diverging rate", {"eta": 10.0}, ())])
