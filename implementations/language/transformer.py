@@ -43,7 +43,7 @@ class MultiHeadAttention(Module):
 
     Attributes
     ----------
-    kv_cache : KVCache or None
+    kv_cache : the key–value cache, or None
         None, except while :meth:`TinyGPT.generate` generates: then the keys and values of the tokens seen so far,
         and :meth:`forward` computes the causal self-attention of the new tokens only (see
         ``implementations.language._kv_cache``).

@@ -144,7 +144,7 @@ def gradient_descent(X, y, w_init, *, eta, num_iters, l2=0.0, average=True, tol=
         If the cost becomes non-finite or grows: the learning rate is too large.
     """
 
-    def cost_and_gradient(w):  # J(w) of eqs. (1.8)/(1.20) and ∇J(w) of eq. (1.21)
+    def cost_and_gradient(w):  # J(w), ∇J(w): eqs. (1.8), (1.11), (1.14); the ridge (1.20), (1.21) when l2 > 0
         return (compute_cost(X, y, w, l2=l2, average=average),
                 compute_gradient(X, y, w, l2=l2, average=average))
 

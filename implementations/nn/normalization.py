@@ -95,7 +95,7 @@ class BatchNorm1d(Module):
             centred = x - self.running_mean.reshape(shape)  # x − μ, the shape of x
             var = Tensor(self.running_var.reshape(shape))  # σ²: (1, D) or (1, C, 1, 1)
         x_hat = centred / (var + self.eps).sqrt()  # x̂ = (x − μ) / √(σ² + ε), eq. (5.5)
-        return x_hat * self.gamma.reshape(*shape) + self.beta.reshape(*shape)  # y = γ ⊙ x̂ + β, eq. (5.6)
+        return x_hat * self.gamma.reshape(*shape) + self.beta.reshape(*shape)  # y = γ ⊙ x̂ + β, eq. (5.5)
 
 
 class BatchNorm2d(BatchNorm1d):

@@ -126,13 +126,13 @@ class SGD(_Optimizer):
     def __init__(self, params, lr, *, momentum=0.0, weight_decay=0.0):
         super().__init__(params, lr, weight_decay)
         self.momentum = momentum
-        self.b = np.zeros(self.size)  # (P,) momentum buffer: 0 before the first step, so that β·0 + g = g
+        self.m = np.zeros(self.size)  # (P,) the momentum m of eq. (4.7): 0 before the first step, so β·0 + g = g
 
     def step(self):
         entries, g = self._gradient()  # (P,)
         if self.momentum:
-            self.b[entries] = self.momentum * self.b[entries] + g
-            g = self.b[entries]
+            self.m[entries] = self.momentum * self.m[entries] + g  # m ← β m + g
+            g = self.m[entries]
         self._apply(entries, self.lr * g)
 
 
