@@ -68,6 +68,8 @@ PREAMBLE = r"""
 \protected\def\mlfs@breakableunderscore{\discretionary{\char`\_}{}{\char`\_}}
 \let\mlfs@sphinxupquote\sphinxupquote
 \protected\def\sphinxupquote#1{{\let\_\mlfs@breakableunderscore\mlfs@sphinxupquote{#1}}}
+% The same in the index, whose narrow columns list the package's long module names (…exercise_checks.ch1).
+\protected\def\sphinxstyleindexentry#1{{\let\_\mlfs@breakableunderscore\texttt{#1}}}
 \makeatother
 % Numbers of figures, tables, listings and equations follow the chapter's own number, so an appendix's read (A.1);
 % Sphinx's sphinxlatexnumfig.sty writes \arabic{chapter}, which would print (1.1) there.
