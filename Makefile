@@ -182,11 +182,16 @@ execute: install
 # Extra JupyterLab options: make lab LAB_ARGS="--port 8899 --no-browser"
 LAB_ARGS ?=
 
+# JupyterLab serves the whole repository and opens on the notebooks' folder: the notebooks' links to the book's
+# pages (../book/notation.md, the bibliography, the data sets) point outside notebooks/ and student/, and a server
+# rooted in one of those folders could not open them.
+LAB_SERVE = --ServerApp.root_dir="$(CURDIR)" --LabApp.default_url=/lab/tree/$(1)
+
 lab: install
-	$(NB_ENV) $(BIN)/jupyter lab $(LAB_ROOT) $(LAB_ARGS) notebooks/
+	$(NB_ENV) $(BIN)/jupyter lab $(LAB_ROOT) $(call LAB_SERVE,notebooks) $(LAB_ARGS)
 
 lab-student: student
-	$(NB_ENV) $(BIN)/jupyter lab $(LAB_ROOT) $(LAB_ARGS) student/
+	$(NB_ENV) $(BIN)/jupyter lab $(LAB_ROOT) $(call LAB_SERVE,student) $(LAB_ARGS)
 
 # --- data -----------------------------------------------------------------------
 

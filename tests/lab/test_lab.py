@@ -28,6 +28,11 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 from browser_support import require_browser, start_chrome  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "tools"))
+from equations_index import LABEL, equations  # noqa: E402
+
+BOOK_NUMBER = {label: f"({chapter}.{k})" for chapter, k, label, _, _ in equations()}
+
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 
 
@@ -40,6 +45,9 @@ def _toc_notebooks():
 
 
 NOTEBOOKS = _toc_notebooks()
+# What the test opens: every chapter, and two chapters as a student copy (solutions removed, in student/).
+OPENED = [f"notebooks/{p.name}" for p in NOTEBOOKS] + [f"student/{p.name}" for p in NOTEBOOKS
+                                                     if p.name.startswith(("05_", "08_"))]
 require_browser("JupyterLab test")
 
 # JupyterLab's user settings for the test: render every cell, not only those on screen (windowing would leave
@@ -57,10 +65,27 @@ def _free_port():
         return s.getsockname()[1]
 
 
+def _served_tree(home):
+    """What ``make lab`` and ``make lab-student`` serve: the repository, with a fresh student copy in student/.
+
+    The repository's own entries are linked, not copied, and the student copies are made by tools/make_student.py
+    into the served folder, so the test never writes into the repository (where a reader's student/ may be).
+    """
+    tree = home / "repository"
+    tree.mkdir()
+    for entry in ROOT.iterdir():
+        if entry.name not in ("student", ".git"):
+            (tree / entry.name).symlink_to(entry)
+    subprocess.run([sys.executable, str(ROOT / "tools" / "make_student.py"), str(ROOT / "notebooks"),
+                    str(tree / "student")], check=True, capture_output=True)
+    return tree
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """JupyterLab from the venv, rooted at the repository, on 127.0.0.1; yields (base URL, token)."""
+    """JupyterLab from the venv, serving the repository (with a student copy) on 127.0.0.1; yields (URL, token)."""
     home = tmp_path_factory.mktemp("lab")
+    tree = _served_tree(home)
     for name, values in LAB_SETTINGS.items():
         path = home / "settings" / name
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -70,7 +95,7 @@ def lab(tmp_path_factory):
     env.update(JUPYTERLAB_SETTINGS_DIR=str(home / "settings"), JUPYTER_CONFIG_DIR=str(home / "config"),
                OPENBLAS_NUM_THREADS="1")
     command = [str(Path(sys.executable).parent / "jupyter-lab"), "--no-browser", f"--port={port}",
-               "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={ROOT}"]
+               "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={tree}"]
     if hasattr(os, "getuid") and os.getuid() == 0:
         command.append("--allow-root")
     log = (home / "lab.log").open("w")
@@ -86,7 +111,7 @@ def lab(tmp_path_factory):
                 server.kill()
                 pytest.fail(f"JupyterLab did not start: {(home / 'lab.log').read_text()[-2000:]}", pytrace=False)
             time.sleep(0.5)
-    yield base, token
+    yield base, token, tree
     server.terminate()
     try:
         server.wait(timeout=20)
@@ -125,7 +150,14 @@ function prose(el) {
   return copy.innerText;
 }
 const markdown = Array.from(document.querySelectorAll('.jp-Notebook .jp-MarkdownCell .myst'));
+const displays = markdown.flatMap(m => Array.from(m.querySelectorAll('.katex-display')));
 return {
+  // [id, number shown beside it or ''] for every display equation
+  equations: displays.map(k => {
+    const box = k.closest('div.group');
+    const number = box ? box.querySelector(':scope > div.select-none a') : null;
+    return [box ? box.id : '', number ? number.innerText.trim() : ''];
+  }),
   prose: markdown.map(prose),
   unresolved: markdown.flatMap(m => Array.from(m.querySelectorAll('.text-yellow-600'))).map(e => e.innerText),
   katexErrors: markdown.flatMap(m => Array.from(m.querySelectorAll('.katex-error'))).map(e => e.textContent),
@@ -167,14 +199,15 @@ def _scroll_to(browser, text):
     time.sleep(0.5)
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_reads_right_in_jupyterlab(notebook, lab, browser):
-    base, token = lab
+@pytest.mark.parametrize("opened", OPENED, ids=lambda p: p.removesuffix(".ipynb"))
+def test_notebook_reads_right_in_jupyterlab(opened, lab, browser):
+    base, token, tree = lab
+    notebook = tree / opened
     nb = json.loads(notebook.read_text(encoding="utf-8"))
     markdown_sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
 
     # ?reset: a fresh workspace, so the chapters opened before this one are not open in hidden tabs
-    url = f"{base}/lab/tree/{notebook.relative_to(ROOT).as_posix()}?reset&token={token}"
+    url = f"{base}/lab/tree/{opened}?reset&token={token}"
     browser.get(url)
     counts = browser.execute_async_script(WAIT_FOR_NOTEBOOK, len(markdown_sources))
     if counts != [len(markdown_sources)] * 2:
@@ -184,7 +217,8 @@ def test_notebook_reads_right_in_jupyterlab(notebook, lab, browser):
         browser.get(url)
         counts = browser.execute_async_script(WAIT_FOR_NOTEBOOK, len(markdown_sources))
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(SCREENSHOTS / f"lab-{notebook.stem}.png"))  # before any assertion
+    shot = f"lab-{notebook.stem}" + ("-student" if opened.startswith("student/") else "")
+    browser.save_screenshot(str(SCREENSHOTS / f"{shot}.png"))  # before any assertion
     assert counts == [len(markdown_sources)] * 2, (
         f"{notebook.name}: {counts[1]} of {counts[0]} markdown cells rendered by jupyterlab-myst, "
         f"{len(markdown_sources)} expected (is jupyterlab-myst installed?)")
@@ -200,9 +234,14 @@ def test_notebook_reads_right_in_jupyterlab(notebook, lab, browser):
         problems.append("no taught function is shown from its source (a show_source cell)")
     problems += [f"a taught listing that shows no code: {c['input']!r}" for c in listings
                  if not any(line.startswith(("def ", "class ", "@")) for line in c["output"].splitlines())]
-    assert not problems, f"{notebook.name} in JupyterLab:\n" + "\n".join(problems)
+    labels = [m.group(1) for source in markdown_sources for m in LABEL.finditer(source)]
+    shown = [(label, number) for label, number in facts["equations"] if number]
+    expected = [(label, BOOK_NUMBER[label]) for label in labels]
+    if shown != expected:
+        problems.append(f"equation numbers differ from the book's: JupyterLab shows {shown}, the book {expected}")
+    assert not problems, f"{opened} in JupyterLab:\n" + "\n".join(problems)
 
-    if notebook.stem.startswith("01_"):  # the closing note's pictures: a listing and an exercise
+    if opened.startswith("notebooks/01_"):  # the closing note's pictures: a listing and an exercise
         _scroll_to(browser, "def add_bias")
         browser.save_screenshot(str(SCREENSHOTS / "lab-01-add_bias.png"))
         _scroll_to(browser, "The averaged gradient")
