@@ -10,6 +10,7 @@ hand).
 """
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -223,6 +224,31 @@ def test_the_batchnorm_check_names_the_result_that_disagrees_and_the_readers_arg
         exercise_checks.batchnorm_backward(batchnorm_backward, rng=np.random.default_rng(0))
 
 
+def _printed_numbers(shown):
+    """The numbers of an array as a failing check prints it ("array of shape (3, 2): array([[...]])")."""
+    return np.array([float(v) for v in re.findall(r"-?\d+(?:\.\d*)?(?:e[-+]?\d+)?", shown.split(": ", 1)[1])])
+
+
+DISAGREEING_BATCHNORM = [(mistake, wrong) for mistake, wrong in WRONG["batchnorm_backward"]
+                         if mistake not in ("grad_x and grad_gamma swapped", "grad_beta forgotten")]  # shape, count
+
+
+@pytest.mark.parametrize(("mistake", "wrong"), DISAGREEING_BATCHNORM, ids=[m for m, _ in DISAGREEING_BATCHNORM])
+@pytest.mark.parametrize("seed", [*range(12), 2024])
+def test_the_batchnorm_counterexample_shows_the_mistake_in_its_digits(mistake, wrong, seed):
+    """The input a failing check shows has a true result well away from 0 (a batch of 2 has ∂L/∂x ≈ 0, printed as
+    zeros), and the mistake moves the printed digits by at least 1 % of that result (forgetting ε must show too)."""
+    wrong.__name__ = "batchnorm_backward"
+    with np.errstate(all="ignore"), pytest.raises(ExerciseCheckFailed, match="disagrees") as caught:
+        exercise_checks.batchnorm_backward(wrong, rng=np.random.default_rng(seed))
+    shown = re.search(r"(?s)\n  yours:    (.*?)\n  expected: (.*?)\n  largest difference", str(caught.value))
+    yours, expected = _printed_numbers(shown[1]), _printed_numbers(shown[2])
+    assert yours.shape == expected.shape
+    largest = np.abs(expected).max()
+    assert largest >= 0.02, f"the true result prints as about 0: {shown[2]}"
+    assert np.abs(yours - expected).max() >= max(1e-3, 0.01 * largest), f"yours {shown[1]}, expected {shown[2]}"
+
+
 def test_the_batchnorm_check_says_how_many_results_to_return():
     def batchnorm_backward(x, gamma, grad_out, eps):
         return _batchnorm(x, gamma, grad_out, eps)[:2]
@@ -316,11 +342,14 @@ def test_the_batchnorm_reference_agrees_with_central_differences(size):
         np.testing.assert_allclose(analytic, finite, rtol=1e-5, atol=1e-6)
 
 
-def test_the_batchnorm_inputs_vary_the_batch_from_two_examples():
+def test_the_batchnorm_inputs_vary_the_batch_from_three_examples():
     rng = np.random.default_rng(0)
-    shapes = [exercise_checks.ch5._batchnorm_inputs(rng, size)[0].shape for size in range(1, 21)]
-    assert min(N for N, _ in shapes) == 2
+    inputs = [exercise_checks.ch5._batchnorm_inputs(rng, size) for size in range(1, 21)]
+    shapes = [x.shape for x, *_ in inputs]
+    assert min(N for N, _ in shapes) == 3  # a batch of 2 has ∂L/∂x ≈ 0 whatever the mistake
     assert len({N for N, _ in shapes}) >= 5 and len({D for _, D in shapes}) >= 3
+    assert all(0.5 <= np.abs(gamma).min() and np.abs(gamma).max() <= 2.0 for _, gamma, _, _ in inputs)
+    assert all(0.05 <= eps / x.var(axis=0).min() <= 0.2 for x, _, _, eps in inputs)
 
 
 def _receptive_field_by_index_sets(layers):

@@ -276,7 +276,7 @@ def ddpm_sample(model, n, *, schedule, rng, data_dim=None, variance="beta", retu
 
     For t = T, …, 1:
 
-        x_{t−1} = (1/√α_t) (x_t − β_t/√(1 − ᾱ_t) · ε_θ(x_t, t)) + σ_t z,   z ~ N(0, I) for t > 1, z = 0 for t = 1.
+        x_{t−1} = (1/√α_t) (x_t − β_t/√(1 − ᾱ_t) · ε_θ(x_t, t)) + σ_t u,   u ~ N(0, I) for t > 1, u = 0 for t = 1.
 
     The first term is the mean of q(x_{t−1} | x_t, x_0) with x_0 replaced by the model's estimate
     (x_t − √(1 − ᾱ_t) ε_θ) / √ᾱ_t. The variance σ_t² is a choice; Ho et al. found both of these to work equally well:
@@ -300,7 +300,7 @@ def ddpm_sample(model, n, *, schedule, rng, data_dim=None, variance="beta", retu
     schedule : DDPMSchedule
         The schedule the model was trained with.
     rng : numpy.random.Generator
-        Draws x_T, then z at t = T, …, 2.
+        Draws x_T, then u at t = T, …, 2.
     data_dim : int, optional
         D; by default ``model.data_dim`` (a :class:`Denoiser` has it).
     variance : {"beta", "posterior"}, default "beta"

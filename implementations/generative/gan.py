@@ -1,17 +1,17 @@
 """Generative adversarial networks (Goodfellow et al., 2014) on the autograd engine.
 
 Chapter 8 of the book. A generator G maps noise z ~ N(0, I) to a sample x = G(z); a discriminator D maps a sample
-to a logit a = D(x), whose sigmoid σ(a) is D's probability that x came from the data. The two play the game
+to a logit a = D(x), whose sigmoid sigm(a) is D's probability that x came from the data. The two play the game
 
-    min_G max_D  V(D, G) = E_{x ~ p_data} log σ(D(x)) + E_{z ~ N(0, I)} log(1 − σ(D(G(z))))
+    min_G max_D  V(D, G) = E_{x ~ p_data} log sigm(D(x)) + E_{z ~ N(0, I)} log(1 − sigm(D(G(z))))
 
 by alternating gradient steps: D ascends V (a logistic regression of real against fake), then G descends its own
 loss (:func:`generator_loss`). For a fixed generator with density p_g the best discriminator is
-σ(D*(x)) = p_data(x) / (p_data(x) + p_g(x)) (:func:`optimal_discriminator`), and with that D the game's value is
+sigm(D*(x)) = p_data(x) / (p_data(x) + p_g(x)) (:func:`optimal_discriminator`), and with that D the game's value is
 −log 4 + 2 JS(p_data ‖ p_g): the generator minimizes a Jensen–Shannon divergence.
 
 Every loss is computed from the logits with the stable softplus(a) = log(1 + eᵃ) = max(a, 0) + log(1 + exp(−abs(a))),
-since −log σ(a) = softplus(−a) and −log(1 − σ(a)) = softplus(a): σ(a) itself is never formed, so a confident D
+since −log sigm(a) = softplus(−a) and −log(1 − sigm(a)) = softplus(a): sigm(a) itself is never formed, so a confident D
 (a logit of magnitude several hundred) gives finite losses and gradients.
 
 Samples are rows: a batch of data or of generated points has shape (N, data_dim), a batch of noise (N, latent_dim).
@@ -40,7 +40,7 @@ CHANCE_D_LOSS, CHANCE_G_LOSS = np.log(4.0), np.log(2.0)
 
 @checked(real_logits="tensor (N,)", fake_logits="tensor (M,)")
 def discriminator_loss(real_logits, fake_logits):
-    """The discriminator's loss −E log σ(D(x)) − E log(1 − σ(D(G(z)))): −V(D, G) of eq. (8.1), to be minimized.
+    """The discriminator's loss −E log sigm(D(x)) − E log(1 − sigm(D(G(z)))): −V(D, G) of eq. (8.1), to be minimized.
 
     It is the binary cross-entropy of a classifier that labels real samples 1 and generated ones 0, computed as
     mean softplus(−a_real) + mean softplus(a_fake). Each mean is over its own batch, so the two batches may differ
@@ -58,7 +58,7 @@ def discriminator_loss(real_logits, fake_logits):
     loss : Tensor of shape ()
         log 4 ≈ 1.386 when D cannot tell the samples apart (every logit 0); → 0 for a perfect D.
     """
-    # −log σ(a) = softplus(−a) and −log(1 − σ(a)) = softplus(a): σ itself is never formed, nothing overflows
+    # −log sigm(a) = softplus(−a) and −log(1 − sigm(a)) = softplus(a): sigm itself is never formed, nothing overflows
     return (-real_logits).softplus().mean() + fake_logits.softplus().mean()
 
 
@@ -66,13 +66,13 @@ def discriminator_loss(real_logits, fake_logits):
 def generator_loss(fake_logits, *, kind="non_saturating"):
     """The generator's loss on the logits a = D(G(z)) of generated samples, minimax or non-saturating, eq. (8.4).
 
-    * ``kind="minimax"``: E log(1 − σ(a)) = −mean softplus(a), G's term of the game V(D, G) itself.
-    * ``kind="non_saturating"``: −E log σ(a) = mean softplus(−a), the loss Goodfellow et al. (2014) train with.
+    * ``kind="minimax"``: E log(1 − sigm(a)) = −mean softplus(a), G's term of the game V(D, G) itself.
+    * ``kind="non_saturating"``: −E log sigm(a) = mean softplus(−a), the loss Goodfellow et al. (2014) train with.
 
     Both are minimized by making D take the fakes for real (a → +∞) and have the same fixed points, but their
     gradients differ where it matters. Early in training D rejects the fakes confidently, a ≪ 0. There the minimax
-    loss is flat: its derivative with respect to each logit is −σ(a)/M ≈ −eᵃ/M → 0, so G receives almost no
-    gradient exactly when it is worst (the loss *saturates*). The non-saturating derivative is −(1 − σ(a))/M →
+    loss is flat: its derivative with respect to each logit is −sigm(a)/M ≈ −eᵃ/M → 0, so G receives almost no
+    gradient exactly when it is worst (the loss *saturates*). The non-saturating derivative is −(1 − sigm(a))/M →
     −1/M: largest when G is worst, vanishing only as D is fooled.
 
     Parameters
@@ -86,8 +86,8 @@ def generator_loss(fake_logits, *, kind="non_saturating"):
     loss : Tensor of shape ()
     """
     if kind == "minimax":
-        return -fake_logits.softplus().mean()  # E log(1 − σ(a)) = −E softplus(a)
-    return (-fake_logits).softplus().mean()  # −E log σ(a) = E softplus(−a)
+        return -fake_logits.softplus().mean()  # E log(1 − sigm(a)) = −E softplus(a)
+    return (-fake_logits).softplus().mean()  # −E log sigm(a) = E softplus(−a)
 
 
 @checked(p_data="array", p_model="array", also=_checks.densities)
@@ -122,7 +122,7 @@ def fit_discriminator(x_real, x_fake, *, hidden=(32, 32), steps=500, lr=1e-2, rn
 
     The network D is an MLP of the given hidden widths with one output logit, trained by full-batch Adam on
     :func:`discriminator_loss` over all of ``x_real`` (label 1) and ``x_fake`` (label 0). With enough capacity,
-    samples and steps, σ(D(x)) approaches the optimal p_data(x) / (p_data(x) + p_g(x)) of
+    samples and steps, sigm(D(x)) approaches the optimal p_data(x) / (p_data(x) + p_g(x)) of
     :func:`optimal_discriminator` wherever both densities put samples (weighted by the sample sizes when they
     differ: p_data N_real / (p_data N_real + p_g N_fake)); where neither does, it is an extrapolation.
 
@@ -142,7 +142,7 @@ def fit_discriminator(x_real, x_fake, *, hidden=(32, 32), steps=500, lr=1e-2, rn
     Returns
     -------
     D : function array (K,) or (K, d) -> ndarray (K,)
-        σ(D(x)), the trained discriminator's probability that x is real (evaluated without a graph).
+        sigm(D(x)), the trained discriminator's probability that x is real (evaluated without a graph).
     """
     d = x_real.shape[1]
     net = MLP([d, *hidden, 1], activation=activation, rng=rng)
@@ -158,7 +158,7 @@ def fit_discriminator(x_real, x_fake, *, hidden=(32, 32), steps=500, lr=1e-2, rn
         x = _checks.samples_like(x, "x", d)  # (K, d): samples of the data's space, checked by name
         with no_grad():
             logits = net(Tensor(x)).data[:, 0]  # (K,)
-        return sigmoid(logits)  # σ(a), the probability that x is real
+        return sigmoid(logits)  # sigm(a), the probability that x is real
 
     return D
 
@@ -175,13 +175,13 @@ class GAN(Module):
     **Minibatch standard deviation** (``minibatch_std=True``, Karras et al., 2018), a remedy against mode collapse.
     A collapsed generator puts all its samples on a few modes; each sample on its own looks real, so a D that
     judges one sample at a time cannot notice, while a D that sees the batch can. The remedy gives D one extra
-    input feature: the spread of the batch, s = mean over features j of the standard deviation of x_{1j}, …, x_{Nj},
+    input feature: the spread of the batch, the mean over features j of the standard deviation of x_{1j}, …, x_{Nj},
     the same for every row of the batch (:func:`with_minibatch_std`). A batch of fakes with too little spread then
-    gets a different s from the real batches, D can reject it on that ground, and G's gradient flows through s
-    towards more spread. It was chosen because it is the simplest remedy: one scalar feature, no hyperparameter, no
-    extra pass (unlike unrolled GANs, which differentiate through k steps of D, or a gradient penalty, which needs
-    gradients of gradients, not in this engine). D must then be given whole batches (N >= 2) of only real or only
-    fake samples, as :func:`gan_step` does.
+    gets a different value from the real batches, D can reject it on that ground, and G's gradient flows through the
+    spread towards more of it. It was chosen because it is the simplest remedy: one scalar feature, no
+    hyperparameter, no extra pass (unlike unrolled GANs, which differentiate through k steps of D, or a gradient
+    penalty, which needs gradients of gradients, not in this engine). D must then be given whole batches (N >= 2)
+    of only real or only fake samples, as :func:`gan_step` does.
 
     Parameters
     ----------
@@ -238,13 +238,13 @@ class GAN(Module):
         Parameters
         ----------
         x : Tensor or array of shape (N, data_dim)
-            A batch of real samples or a batch of generated ones (not a mix, with ``minibatch_std``: s describes
-            the whole batch). N >= 2 with ``minibatch_std``.
+            A batch of real samples or a batch of generated ones (not a mix, with ``minibatch_std``: the spread
+            describes the whole batch). N >= 2 with ``minibatch_std``.
 
         Returns
         -------
         Tensor of shape (N,)
-            Logits a; σ(a) is D's probability that each sample is real.
+            Logits a; sigm(a) is D's probability that each sample is real.
         """
         if self.minibatch_std:
             x = with_minibatch_std(x)  # (N, data_dim + 1)
@@ -271,11 +271,11 @@ class GAN(Module):
 
 @checked(x="tensor (N, D)", also=_checks.a_batch)
 def with_minibatch_std(x):
-    """[x, s]: x (N, D) with one more column holding the batch's spread s = mean_j std_n x_nj (Karras et al., 2018).
+    """x (N, D) with one more column holding the batch's spread, mean_j std_n x_nj (Karras et al., 2018).
 
     The standard deviation is the population one (over N, not N − 1), of each of the D features over the batch;
-    their mean s is the same number in every row. A small 10⁻⁸ under the square root keeps its derivative finite
-    when a feature does not vary (a collapsed batch), so that the gradient still pushes towards more spread.
+    their mean, the spread, is the same number in every row. A small 10⁻⁸ under the square root keeps its derivative
+    finite when a feature does not vary (a collapsed batch), so that the gradient still pushes towards more spread.
 
     Parameters
     ----------
@@ -288,8 +288,8 @@ def with_minibatch_std(x):
     """
     deviation = x - x.mean(axis=0, keepdims=True)  # (N, D)
     std = ((deviation * deviation).mean(axis=0) + 1e-8).sqrt()  # (D,): + 1e-8 keeps √ differentiable at 0
-    s = std.mean()  # ()
-    return concatenate([x, s * np.ones((x.shape[0], 1))], axis=1)  # (N, D + 1): s in every row
+    spread = std.mean()  # (): the batch's spread
+    return concatenate([x, spread * np.ones((x.shape[0], 1))], axis=1)  # (N, D + 1): the spread in every row
 
 
 A_GAN = _checks.instance_of(GAN, "GAN(2, 2, rng=rng)")  # the role of a GAN

@@ -3,8 +3,8 @@
 Chapter 8 of the book. A generative model gives samples, not a density we can evaluate, so it is judged by comparing
 its samples Y with samples X of the data:
 
-- the squared maximum mean discrepancy MMD²(P, Q) = E k(x, x') + E k(y, y') − 2 E k(x, y), x, x' ~ P and
-  y, y' ~ Q independent (Gretton et al., 2012), which for the Gaussian (RBF) kernel k is zero exactly when P = Q,
+- the squared maximum mean discrepancy MMD²(P, Q) = E κ(x, x') + E κ(y, y') − 2 E κ(x, y), x, x' ~ P and
+  y, y' ~ Q independent (Gretton et al., 2012), which for the Gaussian (RBF) kernel κ is zero exactly when P = Q,
   estimated from the samples by :func:`mmd2`, with a bandwidth from :func:`median_bandwidth` or set by hand;
 - for data drawn from a known mixture (:func:`implementations.data.synthetic.make_gaussian_ring`), how many of its
   K modes the samples reach (:func:`modes_covered`) and what fraction of the samples lies near some mode
@@ -32,22 +32,21 @@ def _squared_distances(X, Y):
 def mmd2(X, Y, *, bandwidth, unbiased=True):
     """Estimate of the squared maximum mean discrepancy MMD²(P, Q) of eq. (8.12) between samples X ~ P and Y ~ Q.
 
-    With k(x, y) = exp(−‖x − y‖² / (2σ²)), chapter 3's :func:`~implementations.kernel_methods.kernels.rbf_kernel` of
-    width σ, and
-    K_XX, K_YY, K_XY its matrices on the samples,
+    With κ(x, y) = exp(−‖x − y‖² / (2s²)), chapter 3's :func:`~implementations.kernel_methods.kernels.rbf_kernel` of
+    width s, and K_XX, K_YY, K_XY its matrices on the samples,
 
     * ``unbiased=True``, the U-statistic of Gretton et al. (2012, Lemma 6), whose expectation is MMD² exactly:
 
-          MMD²_u = 1/(m(m−1)) Σ_{i≠j} k(x_i, x_j) + 1/(n(n−1)) Σ_{i≠j} k(y_i, y_j) − 2/(mn) Σ_{i,j} k(x_i, y_j);
+          MMD²_u = 1/(m(m−1)) Σ_{i≠j} κ(x_i, x_j) + 1/(n(n−1)) Σ_{i≠j} κ(y_i, y_j) − 2/(mn) Σ_{i,j} κ(x_i, y_j);
 
-      the diagonal terms k(x_i, x_i) = 1 are left out, so it can be slightly negative when P = Q;
+      the diagonal terms κ(x_i, x_i) = 1 are left out, so it can be slightly negative when P = Q;
     * ``unbiased=False``, the V-statistic (their eq. 5), the same with the diagonals kept and 1/m², 1/n²:
 
-          MMD²_b = 1/m² Σ_{i,j} k(x_i, x_j) + 1/n² Σ_{i,j} k(y_i, y_j) − 2/(mn) Σ_{i,j} k(x_i, y_j) ≥ 0,
+          MMD²_b = 1/m² Σ_{i,j} κ(x_i, x_j) + 1/n² Σ_{i,j} κ(y_i, y_j) − 2/(mn) Σ_{i,j} κ(x_i, y_j) ≥ 0,
 
-      which overestimates: when P = Q its expectation is (1/m + 1/n)(1 − E k(x, x')) > 0, not 0.
+      which overestimates: when P = Q its expectation is (1/m + 1/n)(1 − E κ(x, x')) > 0, not 0.
 
-    The estimate depends on σ: compare models only at the same bandwidth, and report it.
+    The estimate depends on s: compare models only at the same bandwidth, and report it.
 
     Parameters
     ----------
@@ -56,7 +55,7 @@ def mmd2(X, Y, *, bandwidth, unbiased=True):
     Y : array_like of shape (n, D)
         Sample of Q (e.g. a model's samples); n ≥ 2 for the unbiased estimate.
     bandwidth : float
-        σ > 0 (see :func:`median_bandwidth` for a default).
+        The width s > 0 (see :func:`median_bandwidth` for a default).
     unbiased : bool, default True
 
     Returns
@@ -77,11 +76,11 @@ def mmd2(X, Y, *, bandwidth, unbiased=True):
 
 @checked(X="array (m, D)", Y="array (n, D)")
 def median_bandwidth(X, Y):
-    """The median heuristic: σ = the median Euclidean distance ‖z_i − z_j‖ between two points of the pooled sample.
+    """The median heuristic: the width s = the median Euclidean distance ‖z_i − z_j‖ between two pooled points.
 
     Z = [X; Y] has N = m + n rows; the median is over its N(N − 1)/2 pairs i < j (each pair once, no point with
     itself), of the distances themselves, not squared. It is the scale at which the Gaussian kernel
-    exp(−‖z − z'‖² / (2σ²)) of a typical pair is e^(−1/2) ≈ 0.61; Gretton et al. (2012) use it in their experiments.
+    exp(−‖z − z'‖² / (2s²)) of a typical pair is e^(−1/2) ≈ 0.61; Gretton et al. (2012) use it in their experiments.
     It sees the overall scale of the data, not finer structure: for the eight narrow modes of
     :func:`~implementations.data.synthetic.make_gaussian_ring` it is about 2√2 ≈ 2.8 (the distance between modes a
     quarter-turn apart), the scale of the whole ring, and an MMD² at that bandwidth barely tells sharp modes from
@@ -97,17 +96,17 @@ def median_bandwidth(X, Y):
     Returns
     -------
     float
-        σ > 0.
+        s > 0.
     """
     Z = np.vstack([X, Y])  # (N, D), N = m + n ≥ 2
     N = Z.shape[0]
     i, j = np.triu_indices(N, k=1)  # the N(N − 1)/2 pairs i < j
     distances = np.sqrt(_squared_distances(Z, Z)[i, j])  # (N(N − 1)/2,)
-    sigma = float(np.median(distances))
-    if sigma == 0.0:
+    width = float(np.median(distances))
+    if width == 0.0:
         raise ValueError("the median distance between the points of X and Y is 0 (more than half of the pairs "
                          "coincide), which is no bandwidth; pass a bandwidth chosen by hand instead.")
-    return sigma
+    return width
 
 
 @checked(samples="array (N, D)", centres="array (K, D)", radius="penalty")

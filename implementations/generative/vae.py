@@ -86,14 +86,15 @@ class VAE(Module):
       columns) and log σ² (the rest).
     * Decoder: ``MLP([latent_dim, *reversed(hidden), data_dim])``; its output is
 
-      - for ``likelihood="gaussian"``: the mean m(z) of p(x | z) = N(m(z), s² I) with the fixed standard deviation
-        s = ``sigma``, so log p(x | z) = −‖x − m(z)‖² / (2s²) − (D/2) log(2π s²): for real-valued data (2-D points);
+      - for ``likelihood="gaussian"``: the mean m(z) of p(x | z) = N(m(z), σ_dec² I) with the fixed standard
+        deviation σ_dec = ``sigma``, so log p(x | z) = −‖x − m(z)‖² / (2σ_dec²) − (D/2) log(2π σ_dec²): for
+        real-valued data (2-D points);
       - for ``likelihood="bernoulli"``: the logits l(z) of independent Bernoulli pixels, so
         log p(x | z) = Σ_d [x_d l_d − log(1 + e^{l_d})], the negative binary cross-entropy: for images with pixels
         in [0, 1] (such as the 8 × 8 digits divided by 16). For grey values strictly between 0 and 1 this is the
         usual cross-entropy reconstruction term rather than a normalized density.
 
-    With ``hidden=()`` both maps are linear, and the Gaussian model is probabilistic PCA: x = z A + b + s ε.
+    With ``hidden=()`` both maps are linear, and the Gaussian model is probabilistic PCA: x = z A + b + σ_dec ε.
 
     Parameters
     ----------
@@ -107,8 +108,8 @@ class VAE(Module):
         Initializes the encoder, then the decoder.
     likelihood : {"gaussian", "bernoulli"}, default "gaussian"
     sigma : float > 0, default 0.1
-        s, the decoder's standard deviation (``likelihood="gaussian"`` only): small s weighs the reconstruction
-        more against the KL term.
+        σ_dec, the decoder's standard deviation (``likelihood="gaussian"`` only): a small σ_dec weighs the
+        reconstruction more against the KL term.
     activation : {"relu", "tanh", "gelu", "sigmoid"}, default "relu"
     """
 
@@ -145,7 +146,7 @@ class VAE(Module):
 
     @checked(z="tensor (..., self.latent_dim)")
     def decode(self, z):
-        """The mean of p_θ(x | z) for codes z: the Gaussian mean m(z), or the pixel probabilities σ(l(z)).
+        """The mean of p_θ(x | z) for codes z: the Gaussian mean m(z), or the pixel probabilities sigm(l(z)).
 
         Parameters
         ----------
@@ -164,7 +165,7 @@ class VAE(Module):
     def log_likelihood(self, x, z):
         """log p_θ(x | z), summed over the D features: the reconstruction term of the ELBO, for codes of the data.
 
-        Gaussian: −‖x − m(z)‖² / (2s²) − (D/2) log(2π s²). Bernoulli: Σ_d [x_d l_d − log(1 + e^{l_d})], with
+        Gaussian: −‖x − m(z)‖² / (2σ_dec²) − (D/2) log(2π σ_dec²). Bernoulli: Σ_d [x_d l_d − log(1 + e^{l_d})], with
         log(1 + eˡ) the stable softplus.
 
         Parameters
@@ -181,9 +182,9 @@ class VAE(Module):
         out = self.decoder(z)  # (K, N, D): the Gaussian means m(z), or the Bernoulli logits l(z)
         if self.likelihood == "bernoulli":
             return (x * out - out.softplus()).sum(axis=-1)  # (K, N): Σ_d x_d l_d − log(1 + e^{l_d})
-        s2 = self.sigma**2
+        variance = self.sigma**2  # σ_dec²
         squared = ((out - x) ** 2).sum(axis=-1)  # (K, N): ‖x − m(z)‖²
-        return squared * (-0.5 / s2) - 0.5 * self.data_dim * np.log(2 * np.pi * s2)  # (K, N)
+        return squared * (-0.5 / variance) - 0.5 * self.data_dim * np.log(2 * np.pi * variance)  # (K, N)
 
     # --- the bound ------------------------------------------------------------------------------------------------
 
@@ -243,7 +244,7 @@ class VAE(Module):
         rng : numpy.random.Generator
             Draws z (and the noise of x).
         noise : bool, default False
-            Draw x ~ p_θ(x | z) itself instead of its mean: the mean plus N(0, s²) noise, or 0/1 pixels. Pictures
+            Draw x ~ p_θ(x | z) itself instead of its mean: the mean plus N(0, σ_dec²) noise, or 0/1 pixels. Pictures
             of VAE samples usually show the mean.
 
         Returns

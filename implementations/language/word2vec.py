@@ -38,7 +38,7 @@ def sgns_loss(v, u_pos, u_neg):
     """Skip-gram negative-sampling loss, eq. (7.4), and its gradients.
 
     For a centre word vector v, the output vector u₊ of a word seen in its context and the output
-    vectors u₋ of k sampled "noise" words: ℓ = −log σ(u₊·v) − Σ log σ(−u₋·v).
+    vectors u₋ of k sampled "noise" words: ℓ = −log sigm(u₊·v) − Σ log sigm(−u₋·v).
 
     Parameters
     ----------

@@ -35,7 +35,7 @@ def hessian(candidate, *, rng):
 
 
 def _logistic_weights_of(W):
-    """The w with σ(φᵀw) = softmax(φᵀW)₂ for every φ, solved from the probabilities at m + 1 points."""
+    """The w with sigm(φᵀw) = softmax(φᵀW)₂ for every φ, solved from the probabilities at m + 1 points."""
     m = W.shape[0] - 1
     X = np.vstack([np.zeros(m), np.eye(m)])  # (m + 1, m): Φ = [1 | X] is invertible
     p = softmax_regression.softmax_predict_proba(X, W)[:, 1]  # (m + 1,)

@@ -38,7 +38,7 @@ def _tensor_gradient(function):
 
 
 def softplus(candidate, *, rng):
-    """The Tensor function ``softplus(z)``: its values against log(1 + eᶻ), its gradient against σ(z)."""
+    """The Tensor function ``softplus(z)``: its values against log(1 + eᶻ), its gradient against sigm(z)."""
     __tracebackhide__ = True
     started = parts_to_check(candidate, rng, "softplus", Tensor(np.zeros(1)))
     if started is None:  # a stub: reminded once

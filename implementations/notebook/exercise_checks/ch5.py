@@ -70,9 +70,18 @@ def _batchnorm_backward_reference(x, gamma, grad_out, eps):
 
 
 def _batchnorm_inputs(rng, size):
-    N, D = 1 + size // 3 + size % 3, 1 + size % 4  # N from 2
+    """(x, gamma, grad_out, eps) on which every classic mistake shows in the digits that a failing check prints.
+
+    Batches start at 3 examples: two examples normalize to about ±1 whatever x is, so that the true ∂L/∂x of a batch
+    of 2 is about 0 (it comes from ε alone) and would print as zeros next to a wrong answer. |γ| is between 0.5 and 2,
+    away from the 0 that would scale every gradient of x down, and ε is 5 % to 20 % of the smallest of the batch's
+    variances, so that forgetting it changes the printed digits.
+    """
+    N, D = 2 + size // 3 + size % 3, 1 + size % 4  # N from 3
     x = rng.normal(size=(N, D)) * 10.0 ** rng.uniform(-1, 1, size=D) + rng.uniform(-3, 3, size=D)  # off-centre
-    return x, rng.normal(size=D), rng.normal(size=(N, D)), float(10.0 ** rng.uniform(-5, -1))
+    gamma = rng.choice([-1.0, 1.0], size=D) * rng.uniform(0.5, 2.0, size=D)
+    eps = float(x.var(axis=0).min() * rng.uniform(0.05, 0.2))  # a visible part of the smallest variance
+    return x, gamma, rng.normal(size=(N, D)), eps
 
 
 def batchnorm_backward(candidate, *, rng):
@@ -82,7 +91,9 @@ def batchnorm_backward(candidate, *, rng):
     (divided by N), x̂ = (x − μ_B) / √(σ²_B + ε), y = γ ⊙ x̂ + β; gamma has shape (D,), grad_out = ∂L/∂y shape
     (N, D), eps = ε a float. The three results are ndarrays: ∂L/∂x of shape (N, D), and ∂L/∂γ = Σᵢ grad_out ⊙ x̂
     and ∂L/∂β = Σᵢ grad_out of shape (D,) (sums over the batch). μ_B and σ²_B depend on x too, so that
-    ∂L/∂x = γ / √(σ²_B + ε) ⊙ (g − mean(g) − x̂ ⊙ mean(g ⊙ x̂)), g = grad_out, means over the batch.
+    ∂L/∂x = γ / √(σ²_B + ε) ⊙ (g − mean(g) − x̂ ⊙ mean(g ⊙ x̂)), g = grad_out, means over the batch. The inputs
+    have N >= 3 and an ε of 5 % to 20 % of the smallest variance, so that the example a failing check shows has a
+    gradient of x well away from 0 and every classic mistake changes its printed digits.
     """
     __tracebackhide__ = True
     started = parts_to_check(candidate, rng, "batchnorm_backward",
