@@ -28,7 +28,7 @@ NB_ENV = env -u MPLBACKEND OPENBLAS_NUM_THREADS=1
 BOOK_ENV = $(NB_ENV) MLFS_FIGURE_SCALE=2
 
 .DEFAULT_GOAL := help
-.PHONY: help install lock book pdf test test-pythons nbval-matrix execute lab lab-student data language-model bench \
+.PHONY: help install lock book pdf test test-pythons nbval-matrix execute lab lab-student lab-pages data language-model bench \
 	student clean distclean cache-check
 
 help:
@@ -46,6 +46,7 @@ help:
 	@echo "  make execute    re-run every notebook in place, refreshing its stored outputs"
 	@echo "  make lab        open the notebooks in JupyterLab (extra arguments: LAB_ARGS=\"--port 8899\")"
 	@echo "  make lab-student  open the student copies (student/) in JupyterLab"
+	@echo "  make lab-pages  rewrite the JupyterLab reading of the bibliography and API pages (tools/lab_pages.py)"
 	@echo "  make data       regenerate data/ (installs data/requirements.txt)"
 	@echo "  make language-model  retrain chapter 7's model of Persuasion (minutes) and record its checksum"
 	@echo "  make bench      measure notebooks, builds and kernels; print the table, write book/performance.md"
@@ -73,10 +74,19 @@ $(STAMP): requirements.txt pyproject.toml | $(PY)
 	$(PY) -m pip install -r requirements.txt
 	touch $@
 
+# The book's own JupyterLab extension (tools/lab_extension/: figure numbers and captions, links that land on their
+# target), plain JavaScript that JupyterLab loads from the venv's labextensions folder; copied there, nothing built.
+LAB_EXTENSION = $(VENV)/share/jupyter/labextensions/mlfs-lab
+$(LAB_EXTENSION)/package.json: tools/lab_extension/package.json tools/lab_extension/static/remoteEntry.js | $(STAMP)
+	rm -rf $(LAB_EXTENSION)
+	mkdir -p $(dir $(LAB_EXTENSION))
+	cp -R tools/lab_extension $(LAB_EXTENSION)
+	touch $@
+
 # The stamp's date cannot tell a venv that drifted from the lock since (a package upgraded by hand, e.g. %pip in a
 # notebook; files copied with old dates; a Python replaced by a system upgrade): tools/preflight.py compares every
 # installed version with its pin, says in one line what differs, and the lock is installed again.
-install: $(STAMP)
+install: $(STAMP) $(LAB_EXTENSION)/package.json
 	@$(PY) tools/preflight.py venv requirements.txt || { $(PY) -m pip install -r requirements.txt && \
 		$(PY) tools/preflight.py venv requirements.txt --reinstalled; }
 
@@ -207,6 +217,11 @@ language-model: install
 
 # Student copies in student/ (git-ignored, untouched by make clean); a copy the student changed is never
 # overwritten unless REFRESH=1, which saves it in student/backup/ first.
+# The bibliography and the API reference as JupyterLab shows them (tools/lab_pages.py): after a change to
+# book/references.bib or to the package's public names and docstrings.
+lab-pages: install
+	$(PY) tools/lab_pages.py
+
 student: install
 	$(PY) tools/make_student.py $(if $(REFRESH),--refresh) notebooks student
 

@@ -4,8 +4,12 @@
 extension that requirements.txt pins), opens every chapter of ``_toc.yml`` and reads what its markdown cells
 render to. It fails on MyST that was left raw (a label line ``(x)=``, a role such as ``{cite}``, a directive fence
 or option, TeX outside the typeset formulas, a ``~module.name`` target), on a reference or citation the client
-could not resolve, on a formula KaTeX could not typeset, and on a taught listing (a ``show_source`` cell) that
-shows no code. Screenshots go to ``_build/screenshots/lab-*.png``: each chapter's first screen, and for chapter 1
+could not resolve, on a formula KaTeX could not typeset, on a taught listing (a ``show_source`` cell) that
+shows no code, on an equation number or a figure number and caption (tools/lab_extension) that differs from the
+book's. JupyterLab serves the repository as ``make lab`` does, with a student copy made for the test; chapter 8 is
+opened from notebooks/ and from student/, and from each it follows one link of every kind (a figure, an equation
+and a section of the chapter, another chapter, a citation, the API reference, another page of the book) and
+checks that the target is in the window. Screenshots go to ``_build/screenshots/lab-*.png``: each chapter's first screen, and for chapter 1
 the listing of ``add_bias`` and its first exercise.
 
 It runs in ``make test`` beside the site test and under the same rule: without Chromium it is skipped with a
@@ -161,6 +165,12 @@ return {
   prose: markdown.map(prose),
   unresolved: markdown.flatMap(m => Array.from(m.querySelectorAll('.text-yellow-600'))).map(e => e.innerText),
   katexErrors: markdown.flatMap(m => Array.from(m.querySelectorAll('.katex-error'))).map(e => e.textContent),
+  // [id, text] of the figure captions that tools/lab_extension adds below the figures' cells
+  figures: Array.from(document.querySelectorAll('.jp-Notebook .mlfs-figure-caption'))
+    .map(f => [f.id, f.innerText.trim().slice(0, 40)]),
+  // every link of the prose: [href as written by the renderer, text]
+  links: markdown.flatMap(m => Array.from(m.querySelectorAll('a[href]')))
+    .map(a => [a.getAttribute('href'), a.innerText.trim()]),
   code: Array.from(document.querySelectorAll('.jp-Notebook .jp-CodeCell')).map(c => ({
     input: (c.querySelector('.cm-content') || {}).innerText || '',
     output: (c.querySelector('.jp-OutputArea') || {}).innerText || '',
@@ -189,6 +199,82 @@ def _raw_myst(texts):
                 start = max(match.start() - 40, 0)
                 found.append(f"markdown cell {number}: {what}: ...{text[start:match.end() + 40]!r}")
     return found
+
+
+# Click the first link of the visible notebook to the file arguments[0] ('' for the notebook itself) and the anchor
+# arguments[1] ('' for none), then wait until the document in
+# front shows the element of arguments[1] (an anchor, or '' for a page without one) inside the window; returns
+# [title of the tab in front, top of the target or null, seconds].
+FOLLOW = """
+const [name, anchor, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
+const notebook = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden)');
+const link = Array.from(notebook.querySelectorAll('.jp-MarkdownCell .myst a[href]')).find(a => {
+  const href = a.getAttribute('href');
+  return href.split('#')[0].split('?')[0].endsWith(name) && (!anchor || href.endsWith('#' + anchor));
+});
+if (!link) { done(['no link', null, 0]); return; }
+link.scrollIntoView({block: 'center'});
+link.click();
+const start = Date.now();
+(function poll() {
+  const front = document.querySelector('.lm-DockPanel-widget:not(.lm-mod-hidden)');
+  const tab = (document.querySelector('.lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current') || {}).innerText || '';
+  const made = anchor.toLowerCase().replace(/[^a-z0-9-]+/g, '-');
+  const element = anchor && front && (front.querySelector(`[id="${CSS.escape(anchor)}"]`) ||
+                                      front.querySelector(`[id="${CSS.escape(made)}"]`));
+  const top = element ? element.getBoundingClientRect().top : null;
+  const landed = anchor ? (top !== null && top >= 0 && top < window.innerHeight) : tab.length > 0;
+  if ((landed && Date.now() - start > 2500) || Date.now() - start > 60000) {  // under the driver's 120 s
+    done([tab.trim(), top, (Date.now() - start) / 1000]);
+  } else { setTimeout(poll, 250); }
+})();
+"""
+
+# The kinds of link a chapter has, each followed once: (kind, pattern of the href as JupyterLab writes it).
+LINK_KINDS = [
+    ("a figure of the chapter", r"^#fig-"),
+    ("an equation of the chapter", r"^#eq-"),
+    ("a section of the chapter", r"^#sec-"),
+    ("another chapter", r"\.ipynb\?.*#"),
+    ("a citation", r"bibliography\.md\?.*#"),
+    ("the API reference", r"api\.md\?.*#"),
+    ("another page of the book", r"book/(?!bibliography|api)\w+\.md"),
+]
+
+
+def _to_front(browser, name):
+    from selenium.webdriver.common.by import By
+
+    for tab in browser.find_elements(By.CSS_SELECTOR, ".lm-DockPanel-tabBar .lm-TabBar-tab"):
+        if tab.text.strip() == name:
+            tab.click()
+            break
+    time.sleep(1)
+    front = browser.execute_script(
+        "return (document.querySelector('.lm-DockPanel-tabBar .lm-TabBar-tab.lm-mod-current') || {}).innerText")
+    assert front and front.strip() == name, f"could not bring {name} to the front (in front: {front!r})"
+    time.sleep(1)
+
+
+def _follow_each_kind_of_link(browser, notebook_name, links):
+    """Follow the first link of each kind from the chapter's tab; [problem] for each that went nowhere."""
+    import re
+
+    problems = []
+    for kind, pattern in LINK_KINDS:
+        href = next((h for h, _ in links if re.search(pattern, h)), None)
+        if href is None:
+            continue
+        path, _, anchor = href.partition("#")
+        _to_front(browser, notebook_name)  # the chapter stays open and rendered in its tab
+        name = path.split("?")[0].rsplit("/", 1)[-1]
+        tab, top, seconds = browser.execute_async_script(FOLLOW, name, anchor)
+        print(f"followed {kind}: {href.split('?')[0]}#{anchor} -> tab {tab!r}, target at {top} px after {seconds} s")
+        if anchor and (top is None or top < 0):
+            problems.append(f"{kind}: the link to {name}#{anchor} did not land on its target (tab {tab!r})")
+        elif name and name not in tab:
+            problems.append(f"{kind}: the link to {name} opened {tab!r}")
+    return problems
 
 
 def _scroll_to(browser, text):
@@ -239,6 +325,17 @@ def test_notebook_reads_right_in_jupyterlab(opened, lab, browser):
     expected = [(label, BOOK_NUMBER[label]) for label in labels]
     if shown != expected:
         problems.append(f"equation numbers differ from the book's: JupyterLab shows {shown}, the book {expected}")
+    figure_names = [c["metadata"]["mystnb"]["figure"]["name"] for c in nb["cells"]
+                    if c["cell_type"] == "code" and "name" in c["metadata"].get("mystnb", {}).get("figure", {})]
+    chapter = notebook.name.split("_")[0].lstrip("0")
+    expected_figures = [(name, f"Fig. {chapter}.{k}") for k, name in enumerate(figure_names, start=1)]
+    shown_figures = [(name, text.split(" ", 2)[0] + " " + text.split(" ", 2)[1]) for name, text in facts["figures"]
+                     if len(text.split(" ")) > 1]
+    if shown_figures != expected_figures:
+        problems.append(f"figure numbers differ from the book's: JupyterLab shows {shown_figures}, "
+                        f"the book {expected_figures}")
+    if notebook.name.startswith("08_"):  # every kind of link once, from the chapter and from its student copy
+        problems += _follow_each_kind_of_link(browser, notebook.name, facts["links"])
     assert not problems, f"{opened} in JupyterLab:\n" + "\n".join(problems)
 
     if opened.startswith("notebooks/01_"):  # the closing note's pictures: a listing and an exercise
