@@ -107,10 +107,12 @@ var _JUPYTERLAB;
       if (patience > 0) setTimeout(() => landOn(panel, id, patience - 1), 250);
       return;
     }
-    element.scrollIntoView({ block: "start" });
+    // A figure's caption is below its figure: show the cell, figure and caption together.
+    const shown = element.classList.contains(FIGURE_CLASS) ? element.parentElement : element;
+    shown.scrollIntoView({ block: "start" });
     let settle = 4;
     const again = () => {
-      element.scrollIntoView({ block: "start" });
+      shown.scrollIntoView({ block: "start" });
       if (--settle > 0) setTimeout(again, 300);
     };
     setTimeout(again, 300);
