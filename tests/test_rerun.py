@@ -140,6 +140,18 @@ def code_cells(path):
     return [cell for cell in nbformat.read(path, as_version=4).cells if cell.cell_type == "code"]
 
 
+# --- the chapters -----------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_cell_draws_from_a_generator_another_cell_made(path):
+    cells = code_cells(path)
+    borrowed = [f"code cell {i} draws from {name!r}, made by code cell {maker}"
+                for i, names in enumerate(borrowed_generators([c.source for c in cells]))
+                for name, maker in names.items()]
+    assert not borrowed, (f"{path.name}: running such a cell again draws other numbers; give it its own "
+                          "`rng = np.random.default_rng(SEED)`:\n" + "\n".join(borrowed))
+
+
 # --- what the static rules see ----------------------------------------------------------------------------------------
 
 def test_training_calls_follow_the_notebooks_own_functions():
