@@ -143,6 +143,16 @@ def code_cells(path):
 # --- the chapters -----------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_cell_that_trains_runs_twice_under_nbval(path):
+    cells = code_cells(path)
+    untagged = [f"code cell {i} calls {', '.join(names)}: {cell.source.splitlines()[0][:60]!r}"
+                for i, (cell, names) in enumerate(zip(cells, training_calls([c.source for c in cells]), strict=True))
+                if names and RERUN_TAG not in cell.metadata.get("tags", [])]
+    assert not untagged, (f"{path.name}: cells that train without the tag {RERUN_TAG!r} (add it, after making sure the "
+                          "cell builds its model, optimizer and rng itself):\n" + "\n".join(untagged))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_no_cell_draws_from_a_generator_another_cell_made(path):
     cells = code_cells(path)
     borrowed = [f"code cell {i} draws from {name!r}, made by code cell {maker}"
