@@ -276,3 +276,13 @@ def test_the_first_runs_outputs_are_the_ones_recorded_for_the_book(second_runs):
     with pytest.raises(KeyError):  # a notebook with a failing second run is not given to the book
         get_cache(str(folder / "cache")).match_cache_notebook(nbformat.read(folder / "warm.ipynb", as_version=4))
 
+
+def test_run_nbval_names_the_cells_that_failed_their_second_run_and_the_fix(second_runs):
+    sys.path.insert(0, str(ROOT / "tools"))
+    import run_nbval
+
+    _, output, _ = second_runs
+    assert run_nbval.failed_cells(output) == {"warm.ipynb": {1: "reruns", 3: "reruns"}}
+    [line] = run_nbval.remedies([("native", False, "", 1, output), ("foreign", True, "", 1, "")])
+    assert line.startswith("warm.ipynb: Cell 1, Cell 3 printed other outputs when run a second time (native run")
+    assert "build the model, its optimizer and its rng in the cell itself" in line
