@@ -14,8 +14,8 @@ its second run differs from its first. So every cell that trains builds its mode
   trains or not.
 
 What counts as training, read from the cell's code: a call of an optimizer's or a schedule's ``step``, of
-``backward`` (gradients accumulate), of a function or method whose name starts with ``fit`` or ``train`` (``fit``,
-``fit_logistic``, ``train_gan``, ``model.train()``, …; not ``train_test_split``), of the package's other iterative
+``backward`` (gradients accumulate), of a function or method named ``fit`` or ``train`` or ``fit_…`` or ``train_…``
+(``fit_logistic``, ``train_gan``, ``model.train()``, …; not ``train_test_split``), of the package's other iterative
 fitters (``TRAINERS``), or of a function defined in the notebook that calls any of these.
 """
 
@@ -31,8 +31,11 @@ import pytest
 from jupyter_cache import get_cache
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+import run_nbval  # noqa: E402
+from nbval_book import RERUN_TAG  # noqa: E402
+
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-RERUN_TAG = "rerun"  # tools/nbval_book.py's RERUN_TAG
 
 # Calls that train or accumulate gradients, by the called name (``regression.sgd(...)``, ``optimizer.step()``).
 TRAINERS = {"step", "backward", "gradient_descent", "sgd", "descend", "perceptron", "newton", "lasso_path", "gan_step"}
@@ -278,9 +281,6 @@ def test_the_first_runs_outputs_are_the_ones_recorded_for_the_book(second_runs):
 
 
 def test_run_nbval_names_the_cells_that_failed_their_second_run_and_the_fix(second_runs):
-    sys.path.insert(0, str(ROOT / "tools"))
-    import run_nbval
-
     _, output, _ = second_runs
     assert run_nbval.failed_cells(output) == {"warm.ipynb": {1: "reruns", 3: "reruns"}}
     [line] = run_nbval.remedies([("native", False, "", 1, output), ("foreign", True, "", 1, "")])

@@ -164,7 +164,7 @@ def pytest_addoption(parser):
         help="store every notebook whose cells all passed, with this run's outputs, in the jupyter-cache at DIR")
     parser.getgroup("nbval").addoption(
         "--nbval-rerun", action="store_true", default=False,
-        help=f"run every cell tagged {RERUN_TAG!r} a second time, right after its first run, and compare both runs")
+        help=f"run every cell tagged {RERUN_TAG!r} again right after its first run, and compare that run too")
 
 
 def pytest_configure(config):
