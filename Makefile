@@ -158,7 +158,8 @@ pdf: cache-check
 # in a foreign environment (another OpenBLAS kernel and thread count, NumPy's baseline SIMD) in parallel, and
 # the native run stores each executed notebook in the execution cache. The -W book build then finds them there
 # and executes nothing; what it shows is what nbval just ran (cache-check has already dropped any cache entry
-# older than implementations/ and data/).
+# older than implementations/ and data/). The native run, the faster of the two, also runs every cell tagged rerun
+# (each cell that trains) a second time and compares that run with the stored outputs too.
 test: cache-check
 	$(BIN)/ruff check implementations tests notebooks data bench tools book/_ext
 	MPLBACKEND=Agg $(BIN)/pytest -p no:cacheprovider tests --ignore=tests/site --ignore=tests/lab --ignore=tests/pdf

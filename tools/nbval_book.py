@@ -1,6 +1,6 @@
 """The book's extension of nbval: a per-cell numeric tolerance, and one execution serving both test and book.
 
-Load it with ``pytest -p nbval_book`` (``tools/`` on ``PYTHONPATH``) next to ``--nbval``. It adds three things.
+Load it with ``pytest -p nbval_book`` (``tools/`` on ``PYTHONPATH``) next to ``--nbval``. It adds four things.
 
 **No cell left uncompared.** nbval skips the comparison of a code cell that stores no execution (no execution count:
 its outputs cleared by JupyterLab's "Clear Outputs of All Cells" or an output-stripping tool, or a cell never run),
@@ -14,6 +14,13 @@ when abs(a - b) <= R * max(abs(a), abs(b)). Everything else in that cell's outpu
 count of numbers) is still compared exactly, and every cell without the tag is compared exactly, number for
 number. Use it only for a trained result whose last printed digit depends on the CPU and no stable experiment
 prints it; the contributor notes in ``book/contributing.md`` say when.
+
+**A second run of every training cell.** With ``--nbval-rerun``, a cell tagged ``rerun`` runs twice in a row, and
+both runs must print its stored outputs. A reader who runs a training cell again, or edits it to try another setting,
+must get what the cell shows, not a model that went on training from the weights an earlier run left: a cell that
+builds its model, its optimizer and its random generator itself passes, one that continues from state an earlier cell
+created fails on its second run. ``tests/test_rerun.py`` requires the tag on every cell that trains. The first run's
+outputs are the ones recorded (below).
 
 **The executed notebook, kept.** With ``--nbval-record-cache DIR``, every notebook whose cells all passed is
 written, with the outputs of this run, into the jupyter-cache at DIR (``_build/.jupyter_cache``, where the book
@@ -29,9 +36,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from nbval.plugin import IPyNbCell
+from nbval.plugin import IPyNbCell, NbCellError
 
 TAG_PREFIX = "nbval-rtol="
+RERUN_TAG = "rerun"
 
 # A decimal number as Python prints it: 12, -0.5, 3.2e-04, 1,234 is two numbers (the comma is text).
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
@@ -113,6 +121,31 @@ def _runtest_requiring_a_stored_execution(self):
             "checked. Run `make execute` to store a fresh run of the notebooks.")
 
 
+def _runtest_twice_if_tagged(self):
+    """The cell's test; with ``--nbval-rerun``, a cell tagged ``rerun`` is then run and compared a second time."""
+    rerun = self.config.option.nbval_rerun and RERUN_TAG in self.cell.get("metadata", {}).get("tags", [])
+    stored = copy.deepcopy(self.cell.get("outputs", [])) if rerun else None
+    _runtest_requiring_a_stored_execution(self)
+    if not rerun:
+        return
+    first_outputs = self.test_outputs  # the outputs of a top-to-bottom run: what --nbval-record-cache keeps
+    # nbval merges the stored stream outputs into the first of them in place before it compares, so a second
+    # comparison would see the later ones twice: compare with the outputs as they are stored.
+    self.cell.outputs = stored
+    try:
+        _nbval_runtest(self)
+    except NbCellError as error:
+        self.raise_cell_error(
+            f"Second run: {error}",
+            "The cell printed its stored outputs on its first run but not when it ran again right after, so it "
+            "continues from state that it did not create: a model or an optimizer built in an earlier cell and "
+            "trained further, a random generator of an earlier cell drawn from again, an array updated in place. "
+            "Build the model, its optimizer and its rng (from a seed) in the cell itself; a function defined in an "
+            "earlier cell may build them.\n" + (error.inner_traceback or ""))
+    finally:
+        self.test_outputs = first_outputs
+
+
 def _compare_with_tolerance(self, test, ref, skip_compare=None):
     """nbval's comparison, after the numbers within the cell's tolerance have been set to the stored ones."""
     rtol = cell_rtol(self.cell)
@@ -129,11 +162,14 @@ def pytest_addoption(parser):
     parser.getgroup("nbval").addoption(
         "--nbval-record-cache", metavar="DIR", default=None,
         help="store every notebook whose cells all passed, with this run's outputs, in the jupyter-cache at DIR")
+    parser.getgroup("nbval").addoption(
+        "--nbval-rerun", action="store_true", default=False,
+        help=f"run every cell tagged {RERUN_TAG!r} again right after its first run, and compare that run too")
 
 
 def pytest_configure(config):
     IPyNbCell.compare_outputs = _compare_with_tolerance
-    IPyNbCell.runtest = _runtest_requiring_a_stored_execution
+    IPyNbCell.runtest = _runtest_twice_if_tagged
     config._nbval_book_runs = {}  # notebook path -> {"cells": {cell_num: outputs}, "failed": bool}
 
 

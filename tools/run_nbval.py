@@ -6,7 +6,11 @@ therefore runs strict nbval twice, in parallel on the two cores:
 - **native**: the Makefile's notebook environment (one OpenBLAS thread). With ``--record-cache DIR`` this run
   also stores each executed notebook in the book's execution cache (tools/nbval_book.py), so the book build
   that follows shows these outputs instead of executing the notebooks again; it then renders the figures at the
-  book's resolution (``MLFS_FIGURE_SCALE=2``, as the Makefile's book builds do).
+  book's resolution (``MLFS_FIGURE_SCALE=2``, as the Makefile's book builds do). This run also runs every cell
+  tagged ``rerun`` (the cells that train, ``tests/test_rerun.py``) a second time right after its first, and
+  compares that run with the stored outputs too (``--nbval-rerun``): a cell that continues from state an earlier
+  cell left, such as a model it trains further, fails. It is the faster of the two runs, so the second runs
+  cost little wall time.
 - **foreign** (x86-64 only): OpenBLAS forced onto its oldest x86-64 kernels (``OPENBLAS_CORETYPE=Prescott``,
   SSE3) with two threads, and NumPy's SIMD dispatch narrowed to its baseline (``NPY_DISABLE_CPU_FEATURES`` set
   to every target NumPy dispatches to above it). Another summation order, another vector width, another thread
@@ -87,7 +91,10 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def failed_cells(output):
-    """{notebook path: {cell number: "raises" or "differs"}} from the failures of a pytest --nbval run."""
+    """{notebook path: {cell number: "raises", "differs" or "reruns"}} from the failures of a pytest --nbval run.
+
+    "reruns": the cell matched its stored outputs on its first run and not on its second (``--nbval-rerun``).
+    """
     text = ANSI.sub("", output)
     failed = {}
     for notebook, cell in re.findall(r"^(?:FAILED|ERROR) (\S+?\.ipynb)::Cell (\d+)", text, flags=re.MULTILINE):
@@ -95,7 +102,9 @@ def failed_cells(output):
     # Each failure's section: "____ notebooks/x.ipynb::Cell 7 ____", then nbval's "Cell 7: <what failed>".
     for notebook, cell, what in re.findall(r"^_+ (\S+?\.ipynb)::Cell (\d+) _+\n(?:.*\n){0,3}?Cell \d+: (.*)$", text,
                                            flags=re.MULTILINE):
-        if notebook in failed and ("exception" in what or "Timeout" in what or "timed out" in what):
+        if notebook in failed and what.startswith("Second run"):
+            failed[notebook][int(cell)] = "reruns"
+        elif notebook in failed and ("exception" in what or "Timeout" in what or "timed out" in what):
             failed[notebook][int(cell)] = "raises"
     return failed
 
@@ -114,12 +123,19 @@ def remedies(results):
         for name in reversed(runs):  # the native run's verdict on a cell wins
             cells.update(by_run[name][notebook])
         raised = [n for n, what in cells.items() if what == "raises"]
-        differ = [n for n, what in cells.items() if what != "raises"]
+        reran = [n for n, what in cells.items() if what == "reruns"]
+        differ = [n for n, what in cells.items() if what == "differs"]
         what = [f"{_cells(raised)} raised an error"] if raised else []
+        what += [f"{_cells(reran)} printed other outputs when run a second time"] if reran else []
         what += [f"{_cells(differ)} printed other outputs than the stored ones"] if differ else []
         plural = "s" if len(runs) > 1 else ""
         where = f"{notebook}: {' and '.join(what)} ({' and '.join(runs)} run{plural}, shown above)"
-        if runs == ["foreign"] and not raised:
+        if reran:
+            lines.append(f"{where}: {'that cell continues' if len(reran) == 1 else 'those cells continue'} from "
+                         "state an earlier cell left (a model trained further, a generator drawn from again); build "
+                         "the model, its optimizer and its rng in the cell itself, then run `make execute` (cells "
+                         "after it may fail only because of it)")
+        elif runs == ["foreign"] and not raised:
             lines.append(f"{where}: a stored output holds only on this CPU's arithmetic; print it as "
                          "book/contributing.md says, then run `make execute`")
         elif preflight.git_modified(ROOT / notebook):
@@ -161,15 +177,16 @@ def main():
     else:
         record = ("--nbval-record-cache", args.record_cache) if args.record_cache else ()
         book_figures = {"MLFS_FIGURE_SCALE": "2"} if args.record_cache else {}
-        jobs = [("native", {**native_env(), **book_figures}, record)]
+        jobs = [("native", {**native_env(), **book_figures}, (*record, "--nbval-rerun"))]
         env, reason = foreign_env()
         if env is None:
             print(reason)
         else:
             jobs.append(("foreign", env, ()))
 
-    for name, env, _ in jobs:
-        print(f"strict nbval, {name}: {describe(env)}", flush=True)
+    for name, env, extra_args in jobs:
+        twice = "; cells tagged rerun run twice" if "--nbval-rerun" in extra_args else ""
+        print(f"strict nbval, {name}: {describe(env)}{twice}", flush=True)
     with ThreadPoolExecutor(max_workers=2) as pool:  # the project's machines have two cores
         results = list(pool.map(lambda job: run(job[0], job[1], args.notebooks, job[2], args.log_suffix), jobs))
 
