@@ -9,8 +9,8 @@ shows no code, on an equation number or a figure number and caption (tools/lab_e
 book's. JupyterLab serves the repository as ``make lab`` does, with a student copy made for the test; chapter 8 is
 opened from notebooks/ and from student/, and from each it follows one link of every kind (a figure, an equation
 and a section of the chapter, another chapter, a citation, the API reference, another page of the book) and
-checks that the target is in the window. Screenshots go to ``_build/screenshots/lab-*.png``: each chapter's first screen, and for chapter 1
-the listing of ``add_bias`` and its first exercise.
+checks that the target is in the window. Screenshots go to ``_build/screenshots/lab-*.png``: each chapter's first
+screen, and for chapter 1 the listing of ``add_bias`` and its first exercise.
 
 It runs in ``make test`` beside the site test and under the same rule: without Chromium it is skipped with a
 one-line reason, except under CI, where that is a failure (tests/browser_support.py).
