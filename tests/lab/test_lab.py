@@ -270,7 +270,7 @@ def _follow_each_kind_of_link(browser, notebook_name, links):
         _to_front(browser, notebook_name)  # the chapter stays open and rendered in its tab
         name = path.split("?")[0].rsplit("/", 1)[-1]
         tab, top, seconds = browser.execute_async_script(FOLLOW, name, anchor)
-        print(f"followed {kind}: {href.split('?')[0]}#{anchor} -> tab {tab!r}, target at {top} px after {seconds} s")
+        print(f"followed {kind}: {name}#{anchor} -> tab {tab!r}, target at {top} px after {seconds} s")
         if anchor and (top is None or top < 0):
             problems.append(f"{kind}: the link to {name}#{anchor} did not land on its target (tab {tab!r})")
         elif name and name not in tab:

@@ -142,7 +142,6 @@ var _JUPYTERLAB;
   function decorate(panel) {
     if (decorated.has(panel)) return;
     decorated.add(panel);
-    landOnFragments(panel);
     if (!isNotebookPanel(panel)) return;
     followLinksInPlace(panel);
     panel.context.ready.then(() => {
@@ -156,28 +155,13 @@ var _JUPYTERLAB;
     });
   }
 
-  // Wrap setFragment, which JupyterLab calls on the document a link opens, once per kind of document.
-  function landOnFragments(panel) {
-    const proto = Object.getPrototypeOf(panel);
-    if (!proto.__mlfsSetFragment) {
-      const setFragment = proto.setFragment;
-      proto.__mlfsSetFragment = setFragment;
-      proto.setFragment = function (fragment) {
-        const result = setFragment.call(this, fragment);
-        const id = decodeURIComponent(String(fragment || "").replace(/^#/, ""));
-        if (id && !id.includes("=")) landOn(this, id);
-        return result;
-      };
-    }
-  }
-
   function activate(app) {
     const visit = () => {
       for (const widget of app.shell.widgets("main")) if (isDocument(widget)) decorate(widget);
     };
     app.restored.then(visit);
     // A link to another document: JupyterLab runs this command with the path and the anchor; once the document is
-    // open, land on the anchor (this catches the first document of its kind too, before any prototype is wrapped).
+    // open, land on the anchor (JupyterLab's own attempt comes before jupyterlab-myst has rendered the target).
     app.commands.commandExecuted.connect((_, { id, args, result }) => {
       if (id !== "rendermime:handle-local-link" || !args || !args.id) return;
       Promise.resolve(result).then(() => {
