@@ -5,6 +5,10 @@ notebook's folder. Chapter 1's sliders store widget state while they run, which 
 the pages load no widget JavaScript, so ``metadata.widgets`` is dropped before saving. (nbclient's
 ``store_widget_state=False`` is not an option: it fails on the slider cell with a KeyError.)
 
+Nothing that changes from one run to the next is stored: no execution timestamps (``record_timing=False``) and no
+widget state, so a re-execution whose outputs did not change leaves the notebook's file unchanged in git.
+``volatile_metadata`` lists what a notebook carries of either; tests/test_notebook_files.py fails on any.
+
 Usage: python tools/execute_notebooks.py NOTEBOOK...   (run it with the Makefile's NB_ENV environment)
 """
 
@@ -16,17 +20,37 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+VOLATILE_CELL_KEYS = ("execution",)  # nbclient's per-cell timestamps (iopub.status.busy, shell.execute_reply, ...)
+VOLATILE_NOTEBOOK_KEYS = ("widgets",)  # ipywidgets' saved state: model ids drawn afresh on every run
+
+
+def volatile_metadata(nb):
+    """Where ``nb`` (a notebook as a dict) stores metadata that differs between two runs: ["cell 3: execution", ...]."""
+    found = [f"notebook: {key}" for key in VOLATILE_NOTEBOOK_KEYS if key in nb.get("metadata", {})]
+    for index, cell in enumerate(nb["cells"]):
+        found += [f"cell {index}: {key}" for key in VOLATILE_CELL_KEYS if key in cell.get("metadata", {})]
+    return found
+
+
+def strip_volatile(nb):
+    """Remove from ``nb`` in place everything ``volatile_metadata`` lists."""
+    for key in VOLATILE_NOTEBOOK_KEYS:
+        nb.metadata.pop(key, None)
+    for cell in nb.cells:
+        for key in VOLATILE_CELL_KEYS:
+            cell.metadata.pop(key, None)
+
 
 def execute(path):
     """Execute the notebook at ``path`` in place; returns the seconds it took."""
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
-    client = NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=True,
+    client = NotebookClient(nb, timeout=300, kernel_name="python3", store_widget_state=True, record_timing=False,
                             resources={"metadata": {"path": str(path.parent.resolve())}})
     start = time.perf_counter()
     client.execute()
     seconds = time.perf_counter() - start
-    nb.metadata.pop("widgets", None)
+    strip_volatile(nb)
     nbformat.write(nb, path)
     return seconds
 

@@ -1,0 +1,52 @@
+"""The notebooks store nothing that changes from one run to the next (issue: quiet diffs).
+
+A re-execution whose printed outputs did not change must leave every notebook's file unchanged in git, so a stored
+notebook carries no execution timestamps and no widget state; `make execute` (tools/execute_notebooks.py) writes
+none. Execution counts and outputs stay: strict nbval compares them.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import execute_notebooks  # noqa: E402
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
+def test_a_stored_notebook_carries_no_volatile_metadata(path):
+    found = execute_notebooks.volatile_metadata(json.loads(path.read_text(encoding="utf-8")))
+    assert not found, (f"{path.name} stores metadata that changes on every run ({', '.join(found[:5])}"
+                       f"{', ...' if len(found) > 5 else ''}): re-execute it with `make execute`, which writes none")
+
+
+def test_the_check_finds_timestamps_and_widget_state():
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("x"), nbformat.v4.new_code_cell("1")]
+    assert execute_notebooks.volatile_metadata(nb) == []
+    nb.cells[1].metadata["execution"] = {"iopub.status.busy": "2026-12-02T13:04:39.459698Z"}
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {}}
+    assert execute_notebooks.volatile_metadata(nb) == ["notebook: widgets", "cell 1: execution"]
+    execute_notebooks.strip_volatile(nb)
+    assert execute_notebooks.volatile_metadata(nb) == []
+
+
+def test_a_re_execution_writes_the_same_bytes(tmp_path):
+    """Two executions of one notebook by the tool `make execute` runs give identical files."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell("import numpy as np\nprint(np.arange(3).sum())")]
+    path = tmp_path / "tiny.ipynb"
+    nbformat.write(nb, path)
+    execute_notebooks.execute(path)
+    first = path.read_bytes()
+    execute_notebooks.execute(path)
+    assert path.read_bytes() == first
+    assert json.loads(first)["cells"][0]["outputs"][0]["text"] == ["3\n"]
