@@ -10,7 +10,7 @@ __all__ = ["condition_gaussian"]
 
 @checked(mu="array (D,)", Sigma=covariance, x_b="array (d,)", also=observed_part)
 def condition_gaussian(mu, Sigma, x_b):
-    """Mean and covariance of p(x_a | x_b) for x = (x_a, x_b) ~ N(mu, Sigma), eq. (A.16).
+    """Mean and covariance of p(x_a | x_b) for x = (x_a, x_b) ~ N(mu, Sigma), eq. (A.20).
 
     x_b is the observed last d coordinates. The conditional is Gaussian with mean μ_a + Σ_ab Σ_bb⁻¹ (x_b − μ_b)
     and covariance Σ_aa − Σ_ab Σ_bb⁻¹ Σ_ba, the Schur complement of Σ_bb.

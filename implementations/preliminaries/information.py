@@ -10,7 +10,7 @@ __all__ = ["entropy", "cross_entropy", "kl_divergence"]
 
 @checked(p=distribution)
 def entropy(p):
-    """The entropy H(p) = −Σₖ pₖ log pₖ of a distribution over K outcomes, in nats, eq. (A.18).
+    """The entropy H(p) = −Σₖ pₖ log pₖ of a distribution over K outcomes, in nats, eq. (A.26).
 
     Outcomes with pₖ = 0 add nothing (0 log 0 = 0, the limit of t log t as t → 0).
 
@@ -28,7 +28,7 @@ def entropy(p):
 
 @checked(p=distribution, q=distribution, also=same_outcomes)
 def cross_entropy(p, q):
-    """The cross-entropy H(p, q) = −Σₖ pₖ log qₖ, in nats, eq. (A.18): the mean code length under q of outcomes of p.
+    """The cross-entropy H(p, q) = −Σₖ pₖ log qₖ, in nats, eq. (A.26): the mean code length under q of outcomes of p.
 
     Parameters
     ----------
@@ -46,7 +46,7 @@ def cross_entropy(p, q):
 
 @checked(p=distribution, q=distribution, also=same_outcomes)
 def kl_divergence(p, q):
-    """The Kullback–Leibler divergence KL(p ‖ q) = Σₖ pₖ log(pₖ / qₖ) = H(p, q) − H(p), in nats, eq. (A.19).
+    """The Kullback–Leibler divergence KL(p ‖ q) = Σₖ pₖ log(pₖ / qₖ) = H(p, q) − H(p), in nats, eq. (A.27).
 
     It is >= 0, and 0 only for q = p (Gibbs' inequality, from Jensen's inequality); it is not symmetric in p and q.
 
