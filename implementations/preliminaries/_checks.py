@@ -80,3 +80,59 @@ def refuse_nonfinite(columns):
                          f"so the {what} is not finite there; expected finite values. Check f near x, or move x away "
                          "from a singularity.")
     return columns
+
+
+def distribution(p, name):
+    """The role of a probability distribution over K outcomes: a 1-D array of finite numbers >= 0 that sum to 1."""
+    p = as_array(p, name)
+    if p.ndim != 1 or p.size == 0:
+        raise ValueError(f"{name} must be a 1-D array of K >= 1 probabilities; received shape {p.shape}. Pass one "
+                         "distribution at a time, e.g. P[i] for row i of a table.")
+    if not np.isfinite(p).all() or (p < 0).any():
+        k = int(np.flatnonzero(~np.isfinite(p) | (p < 0))[0])
+        raise ValueError(f"{name} must hold probabilities >= 0; received {name}[{k}] = {p[k]}. Check how {name} "
+                         "was computed (a softmax or counts divided by their total are >= 0).")
+    if abs(p.sum() - 1.0) > 1e-9:
+        raise ValueError(f"{name} must sum to 1; received a sum of {p.sum():.6g}. Divide it by its sum first.")
+    return p
+
+
+def same_outcomes(p, q):
+    """Two distributions over the same K outcomes."""
+    if p.shape != q.shape:
+        raise ValueError(f"p and q must be distributions over the same outcomes; received p with {p.size} and q with "
+                         f"{q.size} probabilities. Pass two arrays of the same length K.")
+
+
+def covariance(Sigma, name):
+    """The role of a covariance matrix: a square, symmetric, positive-definite matrix of finite numbers."""
+    Sigma = as_array(Sigma, name)
+    if Sigma.ndim != 2 or Sigma.shape[0] != Sigma.shape[1] or Sigma.size == 0:
+        raise ValueError(f"{name} must be a square (D, D) covariance matrix; received shape {Sigma.shape}.")
+    if not np.isfinite(Sigma).all():
+        raise ValueError(f"{name} contains NaN or infinite values; expected only finite numbers.")
+    if np.abs(Sigma - Sigma.T).max() > 1e-10 * np.abs(Sigma).max():
+        raise ValueError(f"{name} must be symmetric, as every covariance matrix is; received max abs({name} − "
+                         f"{name}ᵀ) = {np.abs(Sigma - Sigma.T).max():.3g}. Symmetrise it with ({name} + {name}.T) / 2.")
+    if np.linalg.eigvalsh(Sigma)[0] <= 0:
+        raise ValueError(f"{name} must be positive definite; its smallest eigenvalue is "
+                         f"{np.linalg.eigvalsh(Sigma)[0]:.3g}. A Gaussian with a singular covariance has no density: "
+                         "drop the redundant coordinates or add a small multiple of the identity.")
+    return Sigma
+
+
+def observed_part(mu, Sigma, x_b):
+    """x_b observes some, not all, of the D coordinates of the Gaussian N(mu, Sigma)."""
+    D = mu.shape[0]
+    if Sigma.shape[0] != D:
+        raise ValueError(f"Sigma has shape {Sigma.shape} but mu has {D} entries; expected Sigma of shape ({D}, {D}).")
+    if not 1 <= x_b.shape[0] < D:
+        raise ValueError(f"x_b has {x_b.shape[0]} entries but the Gaussian has D = {D} coordinates; expected between "
+                         f"1 and {D - 1}: x_b holds the observed last coordinates, and at least one must remain.")
+
+
+def rank_at_most_the_shape(X, k):
+    """k is at most min(N, m), the number of singular values of X (N, m)."""
+    if k > min(X.shape):
+        raise ValueError(f"k = {k} but X of shape {X.shape} has only {min(X.shape)} singular values; expected "
+                         f"1 <= k <= {min(X.shape)}.")

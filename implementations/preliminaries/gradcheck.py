@@ -10,7 +10,7 @@ __all__ = ["numerical_gradient", "numerical_jacobian", "check_gradient"]
 
 @checked(f=scalar_function, x="array", eps="rate")
 def numerical_gradient(f, x, *, eps=1e-6):
-    """Central differences ∂f/∂xₖ ≈ (f(x + ε eₖ) − f(x − ε eₖ)) / (2ε) for every entry k of x, eq. (A.5).
+    """Central differences ∂f/∂xₖ ≈ (f(x + ε eₖ) − f(x − ε eₖ)) / (2ε) for every entry k of x, eq. (A.8).
 
     The gradient of a scalar f is its Jacobian, computed by :func:`numerical_jacobian`. The error is O(ε²) for smooth
     f, against O(ε) for a one-sided difference.
@@ -40,7 +40,7 @@ def numerical_gradient(f, x, *, eps=1e-6):
 
 @checked(f=fixed_shape_function, x="array", eps="rate")
 def numerical_jacobian(f, x, *, eps=1e-6):
-    """The Jacobian J[i, k] = ∂fᵢ/∂xₖ, eq. (A.2), by central differences, eq. (A.5).
+    """The Jacobian J[i, k] = ∂fᵢ/∂xₖ, eq. (A.5), by central differences, eq. (A.8).
 
     Column k is (f(x + ε eₖ) − f(x − ε eₖ)) / (2ε), with an error of O(ε²) for smooth f. Row i is the gradient of
     output i; for a scalar ``f`` the result is the gradient, shaped like ``x``.
@@ -78,7 +78,7 @@ def numerical_jacobian(f, x, *, eps=1e-6):
         flat_x[k] = original - eps
         f_minus = f(x)
         flat_x[k] = original
-        columns[k] = (f_plus - f_minus) / (2 * eps)  # eq. (A.5)
+        columns[k] = (f_plus - f_minus) / (2 * eps)  # eq. (A.8)
     return np.moveaxis(refuse_nonfinite(columns), 0, -1).reshape(*S, *x.shape)  # (*S, *x.shape)
 
 
@@ -104,5 +104,5 @@ def check_gradient(f, grad_f, x, *, eps=1e-6):
     error : float
     """
     analytic = grad_f(x)  # (shape of x)
-    numeric = numerical_gradient(f, x, eps=eps)  # (shape of x), eq. (A.5)
+    numeric = numerical_gradient(f, x, eps=eps)  # (shape of x), eq. (A.8)
     return float(np.max(np.abs(analytic - numeric) / np.maximum(np.abs(analytic) + np.abs(numeric), 1e-8)))
