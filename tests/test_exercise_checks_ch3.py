@@ -1,7 +1,7 @@
 """The exercise checks of chapter 3, kernel methods, accept a right answer and reject the classic wrong ones.
 
 The smallest eigenvalue of a Gram matrix, the explicit features of a product kernel, the coefficients and bias of kernel
-ridge regression and a subgradient of the SVM's primal cost: for each, correct solutions must print ``pass`` and
+ridge regression and the gradient of the squared-hinge cost: for each, correct solutions must print ``pass`` and
 every listed mistake must raise ``ExerciseCheckFailed``. The references inside the checks are tested too: against
 SciPy's symmetric eigensolver, the features of the polynomial kernel, chapter 1's ridge regression with an
 unpenalized bias, scikit-learn's ``KernelRidge`` and finite differences of the cost.
@@ -27,13 +27,15 @@ def _gram(kernel, X, *, mirrored=True):
 
 
 def _svm(X, y, w, C, *, penalise_bias=False, sign=1.0, use_y=True, every_example=False, average=False,
-         at_the_kink=False):
+         at_the_kink=False, factor=2.0, hinge=False):
+    """The gradient of the squared-hinge cost, or one of its classic mistakes (hinge=True: the hinge's subgradient)."""
     margins = y * (w[0] + X @ w[1:])
     active = np.ones_like(margins, dtype=bool) if every_example else (margins <= 1 if at_the_kink else margins < 1)
     t = y if use_y else np.ones_like(y)
+    weight = np.ones_like(margins) if hinge else factor * (1.0 - margins)  # (N,): d/dz of the loss, negated
     Phi = np.hstack([np.ones((X.shape[0], 1)), X])  # (N, m + 1)
     penalty = np.r_[w[0] if penalise_bias else 0.0, w[1:]]
-    data = -C * Phi[active].T @ t[active] / (len(y) if average else 1)
+    data = -C * Phi[active].T @ (weight * t)[active] / (len(y) if average else 1)
     return penalty + sign * data
 
 
@@ -51,7 +53,7 @@ def kernel_ridge_bias(K, y, l2):
     return np.linalg.solve(_bordered_matrix(K, l2), np.r_[y, 0.0])
 
 
-def svm_subgradient(X, y, w, C):
+def squared_hinge_gradient(X, y, w, C):
     return _svm(X, y, w, C)
 
 
@@ -77,7 +79,7 @@ def _bias_afterwards(K, y, l2):
     return np.r_[a, np.mean(y - K @ a)]
 
 
-RIGHT = [min_gram_eigenvalue, product_features, kernel_ridge_bias, svm_subgradient]
+RIGHT = [min_gram_eigenvalue, product_features, kernel_ridge_bias, squared_hinge_gradient]
 
 OTHER_RIGHT = [
     ("min_gram_eigenvalue", "real part of np.linalg.eigvals, then min",
@@ -91,7 +93,8 @@ OTHER_RIGHT = [
      lambda Phi1, Phi2: -product_features(Phi1, Phi2)),
     ("kernel_ridge_bias", "eliminate b: centre the Gram matrix and y with H = I − 11ᵀ/N",
      lambda K, y, l2: _by_centring_features(K, y, l2)),
-    ("svm_subgradient", "the examples at the kink counted in", lambda X, y, w, C: _svm(X, y, w, C, at_the_kink=True)),
+    ("squared_hinge_gradient", "the examples at margin 1 counted in: they add zero",
+     lambda X, y, w, C: _svm(X, y, w, C, at_the_kink=True)),
 ]
 
 WRONG = {
@@ -127,14 +130,17 @@ WRONG = {
          lambda K, y, l2: _bias_afterwards(K, y, l2)),
         ("λ forgotten", lambda K, y, l2: np.linalg.lstsq(_bordered_matrix(K, 0.0), np.r_[y, 0.0], rcond=None)[0]),
     ],
-    "svm_subgradient": [
+    "squared_hinge_gradient": [
+        ("the hinge's subgradient: the square ignored", lambda X, y, w, C: _svm(X, y, w, C, hinge=True)),
+        ("the factor 2 of the square forgotten", lambda X, y, w, C: _svm(X, y, w, C, factor=1.0)),
         ("the bias penalised", lambda X, y, w, C: _svm(X, y, w, C, penalise_bias=True)),
         ("the sign of the hinge term flipped", lambda X, y, w, C: _svm(X, y, w, C, sign=-1.0)),
         ("y forgotten in the hinge term", lambda X, y, w, C: _svm(X, y, w, C, use_y=False)),
         ("labels read as 0 and 1: 2y − 1", lambda X, y, w, C: _svm(X, 2 * y - 1, w, C)),
         ("divided by N", lambda X, y, w, C: _svm(X, y, w, C, average=True)),
         ("C forgotten", lambda X, y, w, C: _svm(X, y, w, 1.0)),
-        ("every example counted: the max forgotten", lambda X, y, w, C: _svm(X, y, w, C, every_example=True)),
+        ("every example counted: the max forgotten, (1 − z)² differentiated",
+         lambda X, y, w, C: _svm(X, y, w, C, every_example=True)),
         ("no entry for the bias", lambda X, y, w, C: _svm(X, y, w, C)[1:]),
     ],
 }
@@ -314,18 +320,30 @@ def test_without_the_bias_row_the_reference_is_scikit_learns_kernel_ridge(size):
 
 
 def _svm_cost(X, y, w, C):
-    return 0.5 * np.sum(w[1:] ** 2) + C * np.sum(np.maximum(0.0, 1 - y * (w[0] + X @ w[1:])))
+    return 0.5 * np.sum(w[1:] ** 2) + C * np.sum(np.maximum(0.0, 1 - y * (w[0] + X @ w[1:])) ** 2)
 
 
 @pytest.mark.parametrize("size", [1, 2, 7, 20])
-def test_the_subgradient_reference_is_the_gradient_away_from_the_kink(size):
+def test_the_squared_hinge_reference_is_the_gradient_of_the_cost(size):
     X, y, w, C = exercise_checks.ch3._svm_inputs(np.random.default_rng(size), size)
-    margins = y * (w[0] + X @ w[1:])
-    assert np.all(np.abs(margins - 1) > 1e-6)
     h = 1e-8  # central differences: a step far below the 10⁻⁶ gap never crosses a kink
     numeric = np.array([(_svm_cost(X, y, w + h * e, C) - _svm_cost(X, y, w - h * e, C)) / (2 * h)
                         for e in np.eye(len(w))])
-    np.testing.assert_allclose(exercise_checks.ch3._svm_subgradient(X, y, w, C), numeric, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(exercise_checks.ch3._squared_hinge_gradient(X, y, w, C), numeric, rtol=1e-5, atol=1e-5)
+
+
+def test_the_squared_hinge_reference_vanishes_at_scipys_minimum():
+    """J₂ is convex and continuously differentiable: SciPy's minimiser, which never sees the reference, finds a point
+    where the reference gradient is zero, with several examples inside their margins."""
+    from scipy.optimize import minimize
+
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(40, 2))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] + 0.5 * rng.normal(size=40) > 0.2, 1, -1)
+    w = minimize(lambda v: _svm_cost(X, y, v, 0.7), np.zeros(3), method="Nelder-Mead",
+                 options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 20_000}).x
+    assert np.sum(y * (w[0] + X @ w[1:]) < 1) >= 5
+    np.testing.assert_allclose(exercise_checks.ch3._squared_hinge_gradient(X, y, w, 0.7), 0.0, atol=1e-6)
 
 
 def test_the_svm_inputs_have_margins_on_both_sides_of_one():

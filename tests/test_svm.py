@@ -2,9 +2,9 @@
 kernel SVM.
 
 Checked against scikit-learn's SVC (LIBSVM: the same dual, solved by SMO with the same second-order working-set
-selection and the same stopping rule b_up(α) − b_low(α) < tol), against central finite differences and the subgradient
-inequality, and against two facts of convex duality: weak duality and the bound on the duality gap by the KKT
-violations, 0 <= P(w) − D(α) <= C Σᵢ violationᵢ (the derivation is in ``test_duality_gap_is_bounded_by_the_kkt``).
+selection and the same stopping rule b_lower(α) − b_upper(α) < tol), against central finite differences and the
+subgradient inequality, and against two facts of convex duality: weak duality and the bound on the duality
+gap by the KKT violations, 0 <= P(w) − D(α) <= C Σᵢ violationᵢ (derived in ``test_duality_gap_is_bounded_by_the_kkt``).
 """
 
 import numpy as np
@@ -160,7 +160,7 @@ def test_fit_svm_primal_refuses_a_diverging_step():
 def test_fit_svm_dual_matches_sklearn(problem):
     """Same support vectors, αᵢy⁽ⁱ⁾ = dual_coef_, b = intercept_, same decision function.
 
-    Both solvers stop at b_up(α) − b_low(α) < 10⁻⁸, not at the exact optimum, and when K is nearly singular (the
+    Both solvers stop at b_lower(α) − b_upper(α) < 10⁻⁸, not at the exact optimum, and when K is nearly singular (the
     linear kernel in 2-D) α is determined less well than the decision function: 10⁻⁴ on α, 10⁻⁵ on b and on f leave
     room for that and would still catch any wrong support vector or clipping.
     """
@@ -185,7 +185,7 @@ def test_fit_svm_dual_satisfies_the_kkt_conditions_and_the_constraint(problem):
     alpha, C = p["alpha"], p["C"]
     assert np.all((alpha >= 0) & (alpha <= C))
     violation, residual = svm.kkt_violations(p["K"], p["y"], alpha, p["b"], C=C)
-    assert violation.max() < 1e-8  # every violation is at most the gap b_up(α) − b_low(α) < tol
+    assert violation.max() < 1e-8  # every violation is at most the gap b_lower(α) − b_upper(α) < tol
     assert residual < 1e-12 * max(1.0, alpha.sum())  # Σαᵢy⁽ⁱ⁾ = 0 to round-off: every SMO step keeps it
 
 

@@ -155,7 +155,7 @@ def alpha_in_box(alpha, C=None):
 def not_converged(max_iter, gap, tol):
     """The error of SMO stopped by ``max_iter`` with the KKT gap still at least ``tol``."""
     return ValueError(
-        f"SMO did not converge within max_iter={max_iter} pair updates: the KKT gap b_up(α) − b_low(α) is still "
+        f"SMO did not converge within max_iter={max_iter} pair updates: the KKT gap b_lower(α) − b_upper(α) is still "
         f"{gap:.3g}, above tol={tol:g}. Increase max_iter (e.g. max_iter={10 * max_iter}) or tol; a very large C on "
         "data that are not separable, or badly scaled features, make SMO slow.")
 

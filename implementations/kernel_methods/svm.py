@@ -185,11 +185,13 @@ def fit_svm_dual(K, y, *, C, tol=1e-6, max_iter=100_000):
 
     SMO (Platt, 1998) moves two multipliers at a time along the line Σₖ αₖ y⁽ᵏ⁾ = 0. It keeps b̂ₖ = y⁽ᵏ⁾ −
     Σⱼ αⱼ y⁽ʲ⁾ K_kj, the bias that puts example k on its margin (∂D/∂αₖ = y⁽ᵏ⁾ b̂ₖ), and stops once the gap
-    b_up(α) − b_low(α) of eq. (3.21) is below ``tol`` (Keerthi *et al.*, 2001). i is the maximal violator; j
+    b_lower(α) − b_upper(α) of eq. (3.21) is below ``tol``: the largest lower bound that the examples of I_up put on
+    b minus the smallest upper bound from those of I_low (LIBSVM's m(α) − M(α); Keerthi *et al.*, 2001, write the same
+    condition with Fₖ = −b̂ₖ as b_low <= b_up). i is the maximal violator; j
     maximises the unclipped gain (b̂ᵢ − b̂ⱼ)²/(2qᵢⱼ), qᵢⱼ = K_ii + K_jj − 2K_ij (LIBSVM's second-order choice, Fan *et
     al.*, 2005; a qᵢⱼ <= 0, possible only for a K that is not PSD, is replaced by 10⁻¹²). The step, eq. (3.22), is
     clipped to the box and updates every b̂ₖ in O(N). b is the mean of b̂ₖ over the free support vectors (0 < αₖ < C),
-    or without one the midpoint of [b_up(α), b_low(α)].
+    or without one the midpoint of b_upper(α) and b_lower(α).
 
     Parameters
     ----------
@@ -200,7 +202,7 @@ def fit_svm_dual(K, y, *, C, tol=1e-6, max_iter=100_000):
     C : float
         Upper bound C > 0 of the multipliers.
     tol : float, default 1e-6
-        Stop when b_up(α) − b_low(α) < tol: every KKT violation (see :func:`kkt_violations`) is then below ``tol``,
+        Stop when b_lower(α) − b_upper(α) < tol: every KKT violation (see :func:`kkt_violations`) is then below ``tol``,
         scikit-learn's ``SVC(tol=...)`` criterion.
     max_iter : int, default 100_000
         Maximum number of pair updates.
@@ -225,9 +227,9 @@ def fit_svm_dual(K, y, *, C, tol=1e-6, max_iter=100_000):
     for _ in range(max_iter):
         up = np.where(positive, alpha < C, alpha > 0)  # (N,): I_up, αₖ + y⁽ᵏ⁾δ feasible for small δ > 0: b >= b̂ₖ
         low = np.where(positive, alpha > 0, alpha < C)  # (N,): I_low, feasible for small δ < 0: b <= b̂ₖ
-        i = int(np.argmax(np.where(up, b_hat, -np.inf)))  # the maximal violator, b̂ᵢ = b_up(α)
-        b_low = np.min(np.where(low, b_hat, np.inf))
-        if b_hat[i] - b_low < tol:  # the gap b_up(α) − b_low(α), eq. (3.21)
+        i = int(np.argmax(np.where(up, b_hat, -np.inf)))  # the maximal violator, b̂ᵢ = b_lower(α)
+        b_upper = np.min(np.where(low, b_hat, np.inf))  # b_upper(α), the smallest upper bound on b
+        if b_hat[i] - b_upper < tol:  # the gap b_lower(α) − b_upper(α), eq. (3.21)
             break
         q = np.maximum(K_diag[i] + K_diag - 2.0 * K[i], 1e-12)  # (N,): curvature qᵢₖ of D along the pair's line
         slope = b_hat[i] - b_hat  # (N,): dD/dΔ at Δ = 0, > 0 for a violating pair
@@ -241,9 +243,9 @@ def fit_svm_dual(K, y, *, C, tol=1e-6, max_iter=100_000):
         alpha[j] = (0.0 if positive[j] else C) if delta == room_j else alpha[j] - y[j] * delta
         b_hat -= y[i] * (alpha[i] - old_i) * K[i] + y[j] * (alpha[j] - old_j) * K[j]  # (N,): O(N), from α as stored
     else:
-        raise not_converged(max_iter, b_hat[i] - b_low, tol)
+        raise not_converged(max_iter, b_hat[i] - b_upper, tol)
     free = (alpha > 0) & (alpha < C)  # (N,): free support vectors, on their margins
-    return alpha, float(b_hat[free].mean() if free.any() else (b_hat[i] + b_low) / 2)
+    return alpha, float(b_hat[free].mean() if free.any() else (b_hat[i] + b_upper) / 2)
 
 
 @checked(K_cross="array (N_new, N)", y=pm1_labels, alpha="array (N,)", b="number",

@@ -5,7 +5,7 @@ import numpy as np
 from ..exercises import _as_array, check_function
 from ._shared import parts_to_check
 
-__all__ = ["min_gram_eigenvalue", "product_features", "kernel_ridge_bias", "svm_subgradient"]
+__all__ = ["min_gram_eigenvalue", "product_features", "kernel_ridge_bias", "squared_hinge_gradient"]
 
 
 class _Candidate:
@@ -142,17 +142,15 @@ def kernel_ridge_bias(candidate, *, rng):
     check_function(candidate, _kernel_ridge_bias, _kernel_ridge_inputs, rng=rng)
 
 
-def _svm_subgradient(X, y, w, C):
-    """A subgradient of J(w) = ½‖w₁:‖² + C Σᵢ max(0, 1 − y⁽ⁱ⁾(w₀ + x⁽ⁱ⁾ᵀw₁:)), labels y in {−1, +1}.
+def _squared_hinge_gradient(X, y, w, C):
+    """The gradient of J₂(w) = ½‖w₁:‖² + C Σᵢ max(0, 1 − y⁽ⁱ⁾(w₀ + x⁽ⁱ⁾ᵀw₁:))², labels y in {−1, +1}.
 
-    An example whose margin y⁽ⁱ⁾f(x⁽ⁱ⁾) is below 1 contributes −C y⁽ⁱ⁾(1, x⁽ⁱ⁾); one at 1 exactly (the kink) or above
-    contributes nothing, though at the kink any fraction of −C y⁽ⁱ⁾(1, x⁽ⁱ⁾) would be a subgradient as well.
+    The squared hinge has the derivative −2 max(0, 1 − z) everywhere, z = 1 included: an example contributes
+    −2C (1 − zᵢ) y⁽ⁱ⁾(1, x⁽ⁱ⁾) when its margin zᵢ is below 1 and nothing otherwise.
     """
     margins = y * (w[0] + X @ w[1:])  # (N,) y⁽ⁱ⁾f(x⁽ⁱ⁾)
-    violating = margins < 1  # (N,) the examples inside the margin or misclassified
-    grad_bias = -C * np.sum(y[violating])  # the bias w₀ is not penalised
-    grad_weights = w[1:] - C * X[violating].T @ y[violating]  # (m,)
-    return np.r_[grad_bias, grad_weights]  # (m + 1,)
+    pull = 2 * C * np.maximum(0.0, 1.0 - margins) * y  # (N,) 2C max(0, 1 − zᵢ) y⁽ⁱ⁾, the αᵢ y⁽ⁱ⁾ of the solution
+    return np.r_[-pull.sum(), w[1:] - X.T @ pull]  # (m + 1,): the bias w₀ is not penalised
 
 
 def _svm_inputs(rng, size):
@@ -165,11 +163,11 @@ def _svm_inputs(rng, size):
     return X[keep], y[keep], w, float(10.0 ** rng.uniform(-1, 1))
 
 
-def svm_subgradient(candidate, *, rng):
-    """``svm_subgradient(X, y, w, C)`` against the gradient of the SVM's primal cost.
+def squared_hinge_gradient(candidate, *, rng):
+    """``squared_hinge_gradient(X, y, w, C)`` against the gradient of the squared-hinge cost J₂.
 
-    The inputs have no margin within 10⁻⁶ of 1, where J is differentiable and its subgradient is its gradient, so
-    an example at the kink counted in (margin <= 1) or out (margin < 1) passes alike.
+    The inputs have margins on both sides of 1, so that the hinge's subgradient, the factor 2 forgotten or the max
+    dropped all give a different vector.
     """
     __tracebackhide__ = True
-    check_function(candidate, _svm_subgradient, _svm_inputs, rng=rng)
+    check_function(candidate, _squared_hinge_gradient, _svm_inputs, rng=rng)
