@@ -355,3 +355,14 @@ def test_the_svm_inputs_have_margins_on_both_sides_of_one():
         margins = y * (w[0] + X @ w[1:])
         inside, outside = inside + np.sum(margins < 1), outside + np.sum(margins > 1)
     assert inside > 20 and outside > 20
+
+
+def test_the_first_editions_subgradient_check_still_accepts_the_subgradient_and_rejects_the_squared_hinge():
+    """Student copies made from the first edition still call ``svm_subgradient``."""
+    def subgradient(X, y, w, C):
+        violating = y * (w[0] + X @ w[1:]) < 1
+        return np.r_[-C * y[violating].sum(), w[1:] - C * X[violating].T @ y[violating]]
+
+    exercise_checks.svm_subgradient(subgradient, rng=np.random.default_rng(0))
+    with pytest.raises(ExerciseCheckFailed):
+        exercise_checks.svm_subgradient(squared_hinge_gradient, rng=np.random.default_rng(0))

@@ -17,6 +17,7 @@ from sklearn.metrics.pairwise import pairwise_kernels
 
 from implementations import data
 from implementations.kernel_methods import kernels
+from implementations.preliminaries import svd
 
 # (N, N′, m): N ≠ N′, a single row, a single feature
 SHAPES = [(5, 3, 2), (7, 7, 1), (20, 9, 4), (1, 6, 3), (12, 1, 5)]
@@ -421,7 +422,7 @@ def test_random_fourier_features_refuse_mismatched_maps():
 def test_min_norm_least_squares_equals_the_pseudo_inverse_and_lstsq(N, M):
     rng = np.random.default_rng(N * 100 + M)
     Phi, y = rng.normal(size=(N, M)), rng.normal(size=N)
-    w = kernels.min_norm_least_squares(Phi, y)
+    w = svd.min_norm_least_squares(Phi, y)
     assert w.shape == (M,)
     np.testing.assert_allclose(w, np.linalg.pinv(Phi) @ y, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(w, np.linalg.lstsq(Phi, y, rcond=None)[0], rtol=1e-9, atol=1e-12)
@@ -431,7 +432,7 @@ def test_min_norm_least_squares_equals_the_pseudo_inverse_and_lstsq(N, M):
 def test_min_norm_least_squares_interpolates_with_at_least_as_many_features_as_examples(N, M):
     rng = np.random.default_rng(M)
     Phi, y = rng.normal(size=(N, M)), rng.normal(size=N)
-    w = kernels.min_norm_least_squares(Phi, y)
+    w = svd.min_norm_least_squares(Phi, y)
     np.testing.assert_allclose(Phi @ w, y, rtol=1e-9, atol=1e-10)  # an exact fit
     null_direction = np.linalg.svd(Phi)[2][-1]  # (M,): Φ v = 0 when M > N
     if M > N:  # every other exact fit w + t v is longer: w is orthogonal to the null space of Φ
@@ -442,7 +443,7 @@ def test_min_norm_least_squares_interpolates_with_at_least_as_many_features_as_e
 def test_min_norm_least_squares_is_orthogonal_to_the_residual_when_it_cannot_interpolate():
     rng = np.random.default_rng(3)
     Phi, y = rng.normal(size=(30, 5)), rng.normal(size=30)
-    residual = y - Phi @ kernels.min_norm_least_squares(Phi, y)
+    residual = y - Phi @ svd.min_norm_least_squares(Phi, y)
     assert np.linalg.norm(residual) > 1.0  # five features cannot fit 30 noise targets
     np.testing.assert_allclose(Phi.T @ residual, 0.0, atol=1e-10)  # the normal equations ΦᵀΦw = Φᵀy
 
@@ -452,7 +453,7 @@ def test_min_norm_least_squares_is_the_limit_of_ridge_regression(N, M):
     """(ΦᵀΦ + λI)⁻¹Φᵀy = Φᵀ(ΦΦᵀ + λI)⁻¹y → Φ⁺y as λ → 0, the error shrinking in proportion to λ."""
     rng = np.random.default_rng(N + M)
     Phi, y = rng.normal(size=(N, M)), rng.normal(size=N)
-    w = kernels.min_norm_least_squares(Phi, y)
+    w = svd.min_norm_least_squares(Phi, y)
     gaps = []
     for l2 in (1e-4, 1e-6):
         w_ridge = Phi.T @ kernels.fit_kernel_ridge(Phi @ Phi.T, y, l2=l2)  # the dual route works for both shapes
@@ -467,19 +468,19 @@ def test_min_norm_least_squares_equals_sklearn_without_intercept():
     rng = np.random.default_rng(9)
     Phi, y = rng.normal(size=(7, 15)), rng.normal(size=7)
     model = LinearRegression(fit_intercept=False).fit(Phi, y)  # scipy's lstsq: the minimum-norm solution
-    np.testing.assert_allclose(kernels.min_norm_least_squares(Phi, y), model.coef_, rtol=1e-8, atol=1e-10)
+    np.testing.assert_allclose(svd.min_norm_least_squares(Phi, y), model.coef_, rtol=1e-8, atol=1e-10)
 
 
 def test_min_norm_least_squares_ignores_directions_of_round_off_size():
     """A rank-deficient Φ: a duplicated column shares its weight equally, and a zero matrix gives w = 0."""
     rng = np.random.default_rng(4)
     a, y = rng.normal(size=(6, 1)), rng.normal(size=6)
-    w = kernels.min_norm_least_squares(np.hstack([a, a]), y)
+    w = svd.min_norm_least_squares(np.hstack([a, a]), y)
     np.testing.assert_allclose(w[0], w[1], rtol=1e-10)
     np.testing.assert_allclose(w.sum(), np.linalg.lstsq(a, y, rcond=None)[0][0], rtol=1e-10)
-    np.testing.assert_array_equal(kernels.min_norm_least_squares(np.zeros((3, 2)), np.ones(3)), np.zeros(2))
+    np.testing.assert_array_equal(svd.min_norm_least_squares(np.zeros((3, 2)), np.ones(3)), np.zeros(2))
 
 
 def test_min_norm_least_squares_refuses_mismatched_targets():
     with pytest.raises(ValueError, match="y"):
-        kernels.min_norm_least_squares(np.ones((4, 3)), np.ones(5))
+        svd.min_norm_least_squares(np.ones((4, 3)), np.ones(5))

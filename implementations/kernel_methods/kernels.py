@@ -11,8 +11,8 @@ Conventions (those of the chapter):
   unpenalised bias. Centre y first, or use a kernel with a constant feature (the polynomial kernel with c > 0);
 * random Fourier features φ(x) ∈ ℝ^M approximate the RBF kernel with an explicit map, φ(x)ᵀφ(x′) ≈ κ(x, x′), so
   that ridge regression on them costs O(NM²) instead of the O(N³) of kernel ridge regression;
-* with more features than examples, least squares has many exact fits; ``min_norm_least_squares`` returns the one of
-  smallest norm, w = Φ⁺y, the λ → 0 limit of ridge regression.
+* with more features than examples, least squares has many exact fits; the one of smallest norm, w = Φ⁺y, the
+  λ → 0 limit of ridge regression, is ``implementations.preliminaries.svd.min_norm_least_squares``.
 
 The kernels, with degree d, offset c and width s (eq. (3.5)):
 
@@ -34,7 +34,6 @@ __all__ = [
     "KernelRidge",
     "sample_fourier_features",
     "random_fourier_features",
-    "min_norm_least_squares",
 ]
 
 
@@ -275,31 +274,3 @@ def random_fourier_features(X, *, Omega, u):
     """
     M = Omega.shape[1]
     return np.sqrt(2.0 / M) * np.cos(X @ Omega + u)  # (N, M): φ_j(x) = √(2/M) cos(ω_jᵀx + u_j)
-
-
-@checked(Phi="array (N, M)", y="array (N,)")
-def min_norm_least_squares(Phi, y):
-    """The least-squares weights of smallest norm, w = Φ⁺y = V Σ⁺ Uᵀ y, eq. (3.25).
-
-    Among all w that minimise ‖y − Φw‖² it returns the one with the smallest ‖w‖: for M <= N and Φ of full
-    column rank the ordinary least-squares solution, for M >= N and Φ of full row rank the interpolating w
-    (Φw = y) of smallest norm. It is the limit λ → 0 of ridge regression, eq. (3.7). Computed from the thin
-    singular value decomposition Φ = U Σ Vᵀ; singular values below σ_max · max(N, M) · ε (ε the float64 machine
-    precision) count as zero, NumPy's default cut-off in ``np.linalg.lstsq`` and ``np.linalg.pinv``.
-
-    Parameters
-    ----------
-    Phi : array_like of shape (N, M)
-        Features of the N training examples, no column of ones unless the model should have a bias.
-    y : array_like of shape (N,)
-        Targets.
-
-    Returns
-    -------
-    w : ndarray of shape (M,)
-        Cost: O(N M min(N, M)) time for the decomposition.
-    """
-    U, sigma, Vt = np.linalg.svd(Phi, full_matrices=False)  # Φ = U Σ Vᵀ: (N, r), (r,), (r, M), r = min(N, M)
-    cutoff = sigma.max(initial=0.0) * max(Phi.shape) * np.finfo(float).eps  # smaller σ are round-off: treat as 0
-    sigma_plus = np.divide(1.0, sigma, out=np.zeros_like(sigma), where=sigma > cutoff)  # (r,): Σ⁺, 1/σ or 0
-    return Vt.T @ (sigma_plus * (U.T @ y))  # (M,): w = V Σ⁺ Uᵀ y

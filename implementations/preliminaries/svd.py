@@ -30,10 +30,12 @@ def low_rank_approximation(X, k):
 
 @checked(X="array (N, m)", y="array (N,)")
 def min_norm_least_squares(X, y):
-    """The minimum-norm least-squares solution w = X⁺y = Σ_{dⱼ > 0} (uⱼᵀy / dⱼ) vⱼ, eq. (A.4).
+    """The minimum-norm least-squares solution w = X⁺y = Σ_{dⱼ > 0} (uⱼᵀy / dⱼ) vⱼ, eqs. (3.25) and (A.4).
 
     Among the w that minimize ‖Xw − y‖ it is the shortest; when X has full column rank it is the only minimizer,
-    (XᵀX)⁻¹Xᵀy. Singular values below the round-off level max(N, m) · ε · d₁ count as 0, as in ``np.linalg.pinv``.
+    (XᵀX)⁻¹Xᵀy; with at least as many columns as rows and full row rank it interpolates, Xw = y, and it is the limit
+    λ → 0 of ridge regression (chapter 3's double descent). Singular values below the round-off level
+    max(N, m) · ε · d₁ count as 0, as in ``np.linalg.pinv``.
 
     Parameters
     ----------

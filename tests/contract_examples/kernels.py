@@ -69,7 +69,4 @@ EXAMPLES = {
         roles={"X": "array", "Omega": "array", "u": "array"},
         extra=[("X with another number of columns", {"X": np.zeros((3, 4))}, ()),
                ("u of the wrong length", {"u": u[:3]}, ())]),
-    "implementations.kernel_methods.kernels.min_norm_least_squares": Example(
-        build=lambda: (kernels.min_norm_least_squares, {"Phi": _rng.normal(size=(6, 9)), "y": y}),
-        roles={"Phi": "array", "y": "aligned:Phi"}),
 }

@@ -12,6 +12,7 @@ from . import ch1, ch2, ch3, ch4, ch5, ch6, ch7, ch8
 from .ch1 import *  # noqa: F403
 from .ch2 import *  # noqa: F403
 from .ch3 import *  # noqa: F403
+from .ch3 import svm_subgradient  # noqa: F401  (the first edition's exercise: its student copies call it)
 from .ch4 import *  # noqa: F403
 from .ch5 import *  # noqa: F403
 from .ch6 import *  # noqa: F403

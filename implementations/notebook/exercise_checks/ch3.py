@@ -171,3 +171,24 @@ def squared_hinge_gradient(candidate, *, rng):
     """
     __tracebackhide__ = True
     check_function(candidate, _squared_hinge_gradient, _svm_inputs, rng=rng)
+
+
+# The first edition's exercise asked for the hinge cost's subgradient; student copies made from it still call this
+# check, so it stays (not in __all__: the book's exercise is now the squared hinge above).
+def _svm_subgradient(X, y, w, C):
+    """A subgradient of J(w) = ½‖w₁:‖² + C Σᵢ max(0, 1 − y⁽ⁱ⁾(w₀ + x⁽ⁱ⁾ᵀw₁:)), labels y in {−1, +1}.
+
+    An example whose margin y⁽ⁱ⁾f(x⁽ⁱ⁾) is below 1 contributes −C y⁽ⁱ⁾(1, x⁽ⁱ⁾); one above contributes nothing.
+    """
+    margins = y * (w[0] + X @ w[1:])  # (N,) y⁽ⁱ⁾f(x⁽ⁱ⁾)
+    violating = margins < 1  # (N,) the examples inside the margin or misclassified
+    return np.r_[-C * np.sum(y[violating]), w[1:] - C * X[violating].T @ y[violating]]  # (m + 1,)
+
+
+def svm_subgradient(candidate, *, rng):
+    """``svm_subgradient(X, y, w, C)`` against a subgradient of the SVM's primal cost (the first edition's exercise).
+
+    The inputs have no margin within 10⁻⁶ of 1, where J is differentiable and its subgradient is its gradient.
+    """
+    __tracebackhide__ = True
+    check_function(candidate, _svm_subgradient, _svm_inputs, rng=rng)
