@@ -661,8 +661,9 @@ def make_persuasion(path):
 def main(data_dir=DATA_DIR):
     """Regenerate houses.csv, paris_apartments.csv, penguins.csv, sunspots.csv, digits.csv, persuasion.txt, SHA256SUMS.
 
-    SHA256SUMS also lists persuasion_tinygpt.npz, the trained model of chapter 7, which this script does not rebuild
-    (``make language-model`` retrains it, from persuasion.txt, and updates its line).
+    SHA256SUMS also lists persuasion_tinygpt.npz, the trained model of chapter 7, and digits_cnn_comparison.npz, the
+    networks compared in chapter 5, which this script does not rebuild (``make language-model`` and
+    ``make cnn-comparison`` retrain them and update their lines).
 
     The novel comes first: where it cannot be rebuilt or checked (see :func:`make_persuasion`), nothing is written.
     """
@@ -688,9 +689,9 @@ def main(data_dir=DATA_DIR):
     write_csv(digits, digits_path)
     check_round_trip(digits_path, digits)
     paths = [houses_path, paris_path, penguins_path, sunspots_path, digits_path, persuasion_path]
-    model_path = data_dir / "persuasion_tinygpt.npz"  # chapter 7's trained model: `make language-model` retrains it
-    if model_path.is_file():
-        paths.append(model_path)  # not rebuilt here (minutes of training), but its checksum stays listed
+    for trained in ("persuasion_tinygpt.npz", "digits_cnn_comparison.npz"):  # retrained by make
+        if (data_dir / trained).is_file():
+            paths.append(data_dir / trained)  # not rebuilt here (minutes of training), but its checksum stays listed
     write_checksums(paths, data_dir / "SHA256SUMS")
     print(f"excluded from the Ames population: {excluded}")
     for path in paths:

@@ -38,7 +38,7 @@ CHAPTER_OF = {  # the home chapter of each module, by its path below implementat
                      "evaluation.metrics"], 2),
     **dict.fromkeys(["kernel_methods.kernels", "kernel_methods.svm"], 3),
     **dict.fromkeys(["engine.autograd", "engine.functional", "nn.module", "nn.layers", "nn.optim"], 4),
-    **dict.fromkeys(["nn.conv", "nn.normalization"], 5),
+    **dict.fromkeys(["nn.conv", "nn.normalization", "nn.convnets"], 5),
     **dict.fromkeys(["sequence.recurrent"], 6),
     **dict.fromkeys(["language.text", "language.word2vec", "language.seq2seq", "language.decoding",
                      "language.attention", "language.transformer", "language.bpe", "language.ngram",

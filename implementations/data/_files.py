@@ -27,6 +27,8 @@ def restore_hint(name, *, sums=False):
     """
     files = f"data/{name} data/{CHECKSUM_FILE}" if sums else f"data/{name}"
     restore = f"Restore {'both' if sums else 'it'} with `git checkout -- {files}`"
+    if name == "digits_cnn_comparison.npz":  # chapter 5's comparison of three networks, written by a training script
+        return f"{restore} or retrain it with `make cnn-comparison`."
     if name.endswith(".npz"):  # a trained state (chapter 7's language model), written by a training script
         return f"{restore} or retrain it with `make language-model`."
     return f"{restore} or regenerate all data files with `make data`."

@@ -23,6 +23,7 @@ from .._validation import (
     as_finite_array,
     check_callable,
     check_finite_values,
+    check_hidden_sizes,
     check_nonnegative,
     check_positive,
     check_positive_int,
@@ -179,6 +180,29 @@ def kernel_size(value, name):
     return k, k
 
 
+def size_pair(value, name):
+    """The (H, W) of images: a pair of integers >= 1, returned as the pair."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or len(value) != 2:
+        raise ValueError(f"{name} must be a pair (H, W) of integers >= 1, the size of the images; received "
+                         f"{value!r}. Pass x.shape[2:].")
+    return tuple(check_positive_int(n, f"{name}[{i}]") for i, n in enumerate(value))
+
+
+def output_gradient_fits(grad_out, kernel, input_size, stride, padding):
+    """∂L/∂A has the shape conv2d gives images of ``input_size`` with ``kernel``, ``stride`` and ``padding``."""
+    (H, W), (F, _, kh, kw) = input_size, kernel.shape
+    if kh > H + 2 * padding or kw > W + 2 * padding:
+        raise ValueError(f"input_size={input_size} with padding={padding} gives padded images "
+                         f"{H + 2 * padding}x{W + 2 * padding}, smaller than the kernel {kh}x{kw}; expected the size "
+                         "of the images the convolution read.")
+    expected = ((H + 2 * padding - kh) // stride + 1, (W + 2 * padding - kw) // stride + 1)
+    if grad_out.shape[1] != F or grad_out.shape[2:] != expected:
+        raise ValueError(f"grad_out has shape {grad_out.shape}, but conv2d of images {H}x{W} with kernel "
+                         f"{kernel.shape}, stride={stride} and padding={padding} gives outputs (N, {F}, "
+                         f"{expected[0]}, {expected[1]}); expected grad_out of that shape. Pass the gradient of "
+                         "this convolution's output and the input_size, stride and padding it was computed with.")
+
+
 def _window_fits(x, kh, kw, padding, what):
     """The (kh, kw) window fits the padded images of ``x``; ``what`` names the window ("kernel 3x3")."""
     H, W = x.shape[2] + 2 * padding, x.shape[3] + 2 * padding
@@ -257,9 +281,24 @@ def kernel_stride_pairs(value, name):
     return pairs.astype(np.int64)
 
 
+def channel_widths(value, name):
+    """The channels of a network's stages: a non-empty tuple of integers >= 1."""
+    widths = check_hidden_sizes(value, name)
+    if not widths:
+        raise ValueError(f"{name} must hold at least one number of channels, e.g. (8, 16); received {value!r}.")
+    return widths
+
+
 def branch(value, name):
     """The branch F of a residual block x + F(x): a Module or a function of a Tensor."""
     return check_callable(value, name, what="a Module or a function of a Tensor (the F of x + F(x))")
+
+
+def optional_projection(value, name):
+    """The shortcut P of a residual block P(x) + F(x): None (the identity) or a Module or a function of a Tensor."""
+    if value is None:
+        return None
+    return check_callable(value, name, what="a Module or a function of a Tensor (the P of P(x) + F(x)), or None")
 
 
 def branch_output(fx, x):
@@ -272,6 +311,24 @@ def branch_output(fx, x):
             "branch keep the shape of x (its last layer with as many features or channels as x, convolutions "
             "with stride 1 and padding (k - 1) // 2), or project x to the new shape before adding."
         )
+    return fx
+
+
+def shortcut_output(px, x):
+    """P(x), as the projection returned it: a Tensor with the batch of x (its shape is F(x)'s, checked there)."""
+    if not isinstance(px, Tensor):
+        raise TypeError(f"projection must return a Tensor; it returned {_describe(px)} for x of shape {x.shape}.")
+    return px
+
+
+def branch_output_like(fx, x, expected):
+    """F(x) of the shape ``expected`` that the shortcut gives x (x's own shape for the identity)."""
+    if not isinstance(fx, Tensor):
+        raise TypeError(f"branch must return a Tensor; it returned {_describe(fx)} for x of shape {x.shape}.")
+    if fx.shape != expected:
+        raise ValueError(
+            f"branch maps x of shape {x.shape} to shape {fx.shape}, but the projection maps it to {expected}, and "
+            "P(x) + F(x) needs them equal; give the projection the branch's stride and output channels.")
     return fx
 
 

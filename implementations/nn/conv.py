@@ -30,8 +30,8 @@ from ..engine.functional import concatenate, stack
 from . import _checks
 from .module import Module
 
-__all__ = ["conv2d", "conv2d_loop", "im2col", "pad2d", "conv_output_size", "max_pool2d", "avg_pool2d",
-           "receptive_field", "Conv2d", "ResidualBlock"]
+__all__ = ["conv2d", "conv2d_loop", "conv2d_input_grad", "im2col", "pad2d", "conv_output_size", "max_pool2d",
+           "avg_pool2d", "global_avg_pool2d", "receptive_field", "Conv2d", "ResidualBlock"]
 
 
 # --- sizes ---------------------------------------------------------------------------------------------------------
@@ -63,7 +63,7 @@ def conv_output_size(size, kernel_size, *, stride=1, padding=0):
 
 @checked(layers=_checks.kernel_stride_pairs)
 def receptive_field(layers):
-    """Receptive field and jump after each layer of a stack of convolutions and poolings, eq. (5.4).
+    """Receptive field and jump after each layer of a stack of convolutions and poolings, eq. (5.5).
 
     With r₀ = 1 and j₀ = 1 (one input pixel, one pixel apart), a layer with kernel size k_l and
     stride s_l gives
@@ -234,6 +234,37 @@ def conv2d_loop(x, kernel, bias=None, *, stride=1, padding=0):
     return out
 
 
+@checked(grad_out="array (N, F, H_out, W_out)", kernel="array (F, C, kh, kw)", input_size=_checks.size_pair,
+         stride="count", padding="count0", also=_checks.output_gradient_fits)
+def conv2d_input_grad(grad_out, kernel, input_size, *, stride=1, padding=0):
+    """∂L/∂x of :func:`conv2d` by eq. (5.3): a full correlation of the spread-out Ā with the flipped kernels.
+
+    Parameters
+    ----------
+    grad_out : array of shape (N, F, H_out, W_out)
+        Ā = ∂L/∂A, the gradient of the loss with respect to the convolution's output.
+    kernel : array of shape (F, C, kh, kw)
+    input_size : (int, int)
+        (H, W) of the images x; the stride may have left rows or columns of x unread, which get no gradient.
+    stride : int >= 1, default 1
+    padding : int >= 0, default 0
+
+    Returns
+    -------
+    ndarray of shape (N, C, H, W)
+        x̄ = ∂L/∂x, what the engine computes by scatter-adding the gradients of the im2col windows.
+    """
+    (N, F, H_out, W_out), (_, C, kh, kw), (H, W) = grad_out.shape, kernel.shape, input_size
+    spread = np.zeros((N, F, (H_out - 1) * stride + 1, (W_out - 1) * stride + 1))  # s − 1 zeros between entries
+    spread[:, :, ::stride, ::stride] = grad_out
+    spread = np.pad(spread, ((0, 0), (0, 0), (kh - 1, kh - 1), (kw - 1, kw - 1)))  # zeros around: a *full* correlation
+    flipped = kernel[:, :, ::-1, ::-1].transpose(1, 0, 2, 3)  # (C, F, kh, kw): K[f, c, kh − 1 − u, kw − 1 − v]
+    read = conv2d(Tensor(spread), Tensor(flipped)).data  # (N, C, (H_out − 1)·s + kh, (W_out − 1)·s + kw)
+    grad_padded = np.zeros((N, C, H + 2 * padding, W + 2 * padding))  # ∂L/∂x̃: 0 on the rows the windows never read
+    grad_padded[:, :, :read.shape[2], :read.shape[3]] = read
+    return grad_padded[:, :, padding:padding + H, padding:padding + W]  # the padding's share is dropped
+
+
 # --- pooling -------------------------------------------------------------------------------------------------------
 
 def _pool_windows(x, size, stride):
@@ -252,7 +283,7 @@ def _pool_windows(x, size, stride):
 
 @checked(x=_checks.images, size="count", stride="count?", also=_checks.pool_windows_fit)
 def max_pool2d(x, size=2, *, stride=None):
-    """Largest value in each ``size`` x ``size`` window, the windows ``stride`` pixels apart, eq. (5.3).
+    """Largest value in each ``size`` x ``size`` window, the windows ``stride`` pixels apart, eq. (5.4).
 
     Parameters
     ----------
@@ -290,6 +321,24 @@ def avg_pool2d(x, size=2, *, stride=None):
         Each pixel of a window receives 1 / size² of the window's gradient.
     """
     return _pool_windows(x, size, stride).mean(axis=(4, 5))  # (N, C, H_out, W_out)
+
+
+@checked(x=_checks.images)
+def global_avg_pool2d(x):
+    """Global average pooling: the mean of each channel over all its H × W positions, (N, C, H, W) -> (N, C).
+
+    It replaces flattening before a network's dense head: the head then has one input per channel, whatever the
+    size of the images (Lin et al., 2014; He et al., 2016). Each position receives 1 / (H·W) of its channel's gradient.
+
+    Parameters
+    ----------
+    x : Tensor of shape (N, C, H, W)
+
+    Returns
+    -------
+    Tensor of shape (N, C)
+    """
+    return x.mean(axis=(2, 3))  # (N, C)
 
 
 class Conv2d(Module):
@@ -355,34 +404,52 @@ class Conv2d(Module):
 
 
 class ResidualBlock(Module):
-    """y = x + F(x), eq. (5.7): the input added to the output of a branch F (He et al., 2016).
+    """y = x + F(x), eq. (5.8): the input added to the output of a branch F (He et al., 2016).
 
     The identity path makes the Jacobian ∂y/∂x = I + ∂F/∂x, so the gradient reaches x undiminished however small
     ∂F/∂x is: this is what lets a stack of many such blocks train. With the last layer of F initialized to zero,
     F(x) = 0 and the block starts as the identity.
 
-    The branch is given, built by the caller from layers that keep the shape of their input, for example
+    The branch is given, built by the caller from layers, for example
 
     * ``ResidualBlock(Sequential(Linear(D, H, rng=rng, init="he"), Tensor.relu, Linear(H, D, rng=rng)))``;
     * ``ResidualBlock(Sequential(Conv2d(C, C, 3, padding=1, rng=rng), BatchNorm2d(C), Tensor.relu,
       Conv2d(C, C, 3, padding=1, rng=rng), BatchNorm2d(C)))``, the block of a ResNet (``BatchNorm2d`` from
       :mod:`implementations.nn.normalization`), whose original form adds a ReLU after the sum:
-      ``Sequential(ResidualBlock(branch), Tensor.relu)``.
+      ``Sequential(ResidualBlock(branch), Tensor.relu)`` (:func:`implementations.nn.convnets.basic_block`).
+
+    Where the branch changes the shape of x (a stride of 2, more channels), a ``projection`` P maps x to the
+    branch's shape and the block computes y = P(x) + F(x); in a ResNet P is a 1 × 1 convolution with the branch's
+    stride, followed by batch normalization.
 
     Parameters
     ----------
     branch : Module or callable
-        F, mapping a Tensor to a Tensor of the same shape. When it is a Module, its parameters are the block's and
-        ``train()`` and ``eval()`` reach it.
+        F, mapping a Tensor to a Tensor (of the same shape when there is no projection). When it is a Module, its
+        parameters are the block's and ``train()`` and ``eval()`` reach it.
+    projection : Module or callable, optional
+        P, mapping x to a Tensor of the shape of F(x). Without it the shortcut is the identity.
     """
 
-    @checked(branch=_checks.branch)
-    def __init__(self, branch):
-        self.branch = branch  # F: a Module's parameters are the block's
-        self.F = ResultsChecked(branch, _checks.branch_output)  # F(x), refused unless a Tensor of the shape of x
+    @checked(branch=_checks.branch, projection=_checks.optional_projection)
+    def __init__(self, branch, *, projection=None):
+        self.branch, self.projection = branch, projection  # Modules: their parameters are the block's
+        if projection is None:
+            self.P, self.F = None, ResultsChecked(branch, _checks.branch_output)  # F(x) of the shape of x
+        else:
+            self.P = ResultsChecked(projection, self._remember_shortcut)  # P(x), a Tensor
+            self.F = ResultsChecked(branch, self._fits_shortcut)  # F(x), of the shape of P(x)
+
+    def _remember_shortcut(self, px, x):
+        self._shortcut_shape = _checks.shortcut_output(px, x).shape
+        return px
+
+    def _fits_shortcut(self, fx, x):
+        return _checks.branch_output_like(fx, x, self._shortcut_shape)
 
     @checked(x="tensor")
     @passes_through  # the branch's layers are checked as the caller's own calls: the caller chose them
     def forward(self, x):
-        """x + F(x), eq. (5.7), for ``x`` (a Tensor or an array of the shape the branch takes): the shape of x."""
-        return x + self.F(x)  # the identity path: ∂y/∂x = I + ∂F/∂x
+        """x + F(x), eq. (5.8), or P(x) + F(x) with a projection, for ``x`` (a Tensor or an array the branch takes)."""
+        shortcut = x if self.P is None else self.P(x)  # the identity path, or x projected to the shape of F(x)
+        return shortcut + self.F(x)  # with the identity: ∂y/∂x = I + ∂F/∂x

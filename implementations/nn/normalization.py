@@ -44,7 +44,7 @@ __all__ = ["BatchNorm1d", "BatchNorm2d", "layer_norm", "LayerNorm"]
 
 
 class BatchNorm1d(Module):
-    """Batch normalization of a batch of feature vectors, feature by feature, eqs. (5.5) and (5.6).
+    """Batch normalization of a batch of feature vectors, feature by feature, eqs. (5.6) and (5.7).
 
     Parameters
     ----------
@@ -88,18 +88,18 @@ class BatchNorm1d(Module):
             centred = x - mu  # x − μ, the shape of x
             var = (centred**2).mean(axis=axes, keepdims=True)  # σ², the biased variance: (1, D) or (1, C, 1, 1)
             n, m = x.size // x.shape[1], self.momentum  # values averaged per feature; the weight of this batch
-            self.running_mean = (1 - m) * self.running_mean + m * mu.data.reshape(-1)  # eq. (5.6): (D,)
+            self.running_mean = (1 - m) * self.running_mean + m * mu.data.reshape(-1)  # eq. (5.7): (D,)
             self.running_var = (1 - m) * self.running_var + m * var.data.reshape(-1) * n / (n - 1)  # unbiased: (D,)
             self.num_batches_tracked = self.num_batches_tracked + 1
         else:  # the running averages, constants to the engine
             centred = x - self.running_mean.reshape(shape)  # x − μ, the shape of x
             var = Tensor(self.running_var.reshape(shape))  # σ²: (1, D) or (1, C, 1, 1)
-        x_hat = centred / (var + self.eps).sqrt()  # x̂ = (x − μ) / √(σ² + ε), eq. (5.5)
-        return x_hat * self.gamma.reshape(*shape) + self.beta.reshape(*shape)  # y = γ ⊙ x̂ + β, eq. (5.5)
+        x_hat = centred / (var + self.eps).sqrt()  # x̂ = (x − μ) / √(σ² + ε), eq. (5.6)
+        return x_hat * self.gamma.reshape(*shape) + self.beta.reshape(*shape)  # y = γ ⊙ x̂ + β, eq. (5.6)
 
 
 class BatchNorm2d(BatchNorm1d):
-    """Batch normalization of a batch of images, channel by channel over the batch and all positions, eqs. (5.5)–(5.6).
+    """Batch normalization of a batch of images, channel by channel over the batch and all positions, eqs. (5.6)–(5.7).
 
     Each channel c has one μ_c and one σ²_c, averaged over the N images and their H × W positions, and one γ_c and
     β_c: a convolution applies the same kernel at every position, and its output is normalized alike everywhere.

@@ -64,4 +64,18 @@ EXAMPLES = {
                ("a triple instead of a pair", {"layers": [(3, 1, 1)]}, ())]),
     "implementations.nn.conv.max_pool2d": _pool_example(conv.max_pool2d),
     "implementations.nn.conv.avg_pool2d": _pool_example(conv.avg_pool2d),
+    "implementations.nn.conv.global_avg_pool2d": Example(
+        build=lambda: (conv.global_avg_pool2d, {"x": Tensor(POOL, requires_grad=True)}),
+        roles={"x": "tensor"},
+        extra=[("one image without the batch axis", {"x": Tensor(POOL[0])}, ())]),
+    "implementations.nn.conv.conv2d_input_grad": Example(
+        build=lambda: (conv.conv2d_input_grad, {"grad_out": np.ones((2, 3, 3, 3)), "kernel": KERNELS,
+                                                "input_size": (5, 5), "stride": 2, "padding": 1}),
+        roles={"grad_out": "array", "kernel": "array", "stride": "count", "padding": "count0"},
+        extra=[("a gradient of the wrong size", {"grad_out": np.ones((2, 3, 5, 5))}, ()),
+               ("a gradient with another number of kernels", {"grad_out": np.ones((2, 4, 3, 3))}, ()),
+               ("a 3-D gradient", {"grad_out": np.ones((3, 3, 3))}, ()),
+               ("one number as the input size", {"input_size": 5}, ()),
+               ("a zero height", {"input_size": (0, 5)}, ()),
+               ("images smaller than the kernel", {"input_size": (1, 1), "padding": 0}, ())]),
 }

@@ -145,9 +145,27 @@ EXAMPLES = {
                ("images smaller than the kernel", {"x": IMAGES[:, :, :2, :2]}, ()),
                ("a single number", {"x": 1.0}, ())]),
     "implementations.nn.conv.ResidualBlock": Example(
-        build=lambda: (nn.ResidualBlock, {"branch": nn.Sequential(nn.Linear(3, 3, rng=rng()), Tensor.tanh)}),
+        build=lambda: (nn.ResidualBlock, {"branch": nn.Sequential(nn.Linear(3, 3, rng=rng()), Tensor.tanh),
+                                          "projection": None}),
         extra=[("a string", {"branch": "relu"}, ()), ("a number", {"branch": 3.0}, ()),
-               ("a list of layers", {"branch": [nn.Linear(3, 3, rng=rng())]}, ())]),
+               ("a list of layers", {"branch": [nn.Linear(3, 3, rng=rng())]}, ()),
+               ("a string as the projection", {"projection": "conv1x1"}, ()),
+               ("a number as the projection", {"projection": 1.0}, ())]),
+    "implementations.nn.convnets.small_cnn": Example(
+        build=lambda: (nn.convnets.small_cnn, {"rng": rng(), "batch_norm": True, "num_classes": 10}),
+        roles={"rng": "rng", "batch_norm": "flag", "num_classes": "count"}),
+    "implementations.nn.convnets.basic_block": Example(
+        build=lambda: (nn.convnets.basic_block, {"in_channels": 2, "out_channels": 4, "stride": 2, "rng": rng()}),
+        roles={"in_channels": "count", "out_channels": "count", "stride": "count", "rng": "rng"}),
+    "implementations.nn.convnets.small_resnet": Example(
+        build=lambda: (nn.convnets.small_resnet, {"rng": rng(), "channels": (4, 8), "num_classes": 10}),
+        roles={"rng": "rng", "num_classes": "count"},
+        extra=[("no stage", {"channels": ()}, ()), ("a number", {"channels": 8}, ()),
+               ("a zero width", {"channels": (4, 0)}, ()), ("a string", {"channels": "48"}, ())]),
+    "implementations.nn.convnets.load_cnn_comparison": Example(
+        build=lambda: (nn.convnets.load_cnn_comparison, {}),
+        extra=[("a missing folder", {"data_dir": "/nonexistent/folder"}, (FileNotFoundError,)),
+               ("a number as the folder", {"data_dir": 42}, (TypeError,))]),
     "implementations.nn.conv.ResidualBlock.forward": Example(
         build=lambda: (nn.ResidualBlock(nn.Linear(3, 3, rng=rng())).forward, {"x": X}),
         extra=_layer_input_extras(3)),
