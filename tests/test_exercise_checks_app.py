@@ -33,12 +33,30 @@ def coin_map(k, N, a, b):
     return (k + a - 1) / (N + a + b - 2)
 
 
-RIGHT = [("app-079", rayleigh_gradient), ("app-084", coin_map)]
+def kkt_point(A, b, C, d):
+    k = len(C)
+    return np.linalg.solve(np.block([[A, C.T], [C, np.zeros((k, k))]]), np.r_[b, d])
+
+
+def _kkt_wrong(rhs_d=True, sign=1.0, with_alpha=True):
+    def solve(A, b, C, d):
+        k = len(C)
+        solution = np.linalg.solve(np.block([[A, sign * C.T], [C, np.zeros((k, k))]]), np.r_[b, d if rhs_d else 0 * d])
+        return solution if with_alpha else solution[: len(b)]
+    return solve
+
+
+RIGHT = [("app-079", rayleigh_gradient), ("app-082b", kkt_point), ("app-084", coin_map)]
 WRONG = {
     "app-079": [
         ("no quotient rule", lambda A, w: (A + A.T) @ w / (w @ w)),
         ("A taken as symmetric", lambda A, w: 2 * (A @ w - (w @ A @ w) / (w @ w) * w) / (w @ w)),
         ("factor 2 missing on R w", lambda A, w: ((A + A.T) @ w - (w @ A @ w) / (w @ w) * w) / (w @ w)),
+    ],
+    "app-082b": [
+        ("stationarity written Aw − b − Cᵀα = 0: every multiplier of the wrong sign", _kkt_wrong(sign=-1.0)),
+        ("the constraints' right-hand side d forgotten", _kkt_wrong(rhs_d=False)),
+        ("the multipliers left out", _kkt_wrong(with_alpha=False)),
     ],
     "app-084": [
         ("the posterior mean", lambda k, N, a, b: (k + a) / (N + a + b)),
@@ -61,3 +79,4 @@ def test_a_classic_mistake_is_rejected(check_id, mistake, wrong):
     wrong.__name__ = name
     with pytest.raises(ExerciseCheckFailed):
         _run_check(check_id, name, wrong)
+
