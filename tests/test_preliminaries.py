@@ -44,6 +44,12 @@ def test_entropy_closed_forms_and_infinite_kl_off_the_support():
     assert np.isfinite(kl_divergence(np.array([1.0, 0.0]), np.array([0.5, 0.5])))  # q > 0 wherever p > 0
 
 
+def test_a_sure_outcome_has_entropy_and_cross_entropy_plus_zero_not_minus_zero():
+    sure = np.array([1.0, 0.0])
+    for value in (entropy(sure), cross_entropy(sure, sure), cross_entropy(np.eye(3)[1], np.eye(3)[1])):
+        assert value == 0.0 and not np.signbit(value), value  # −0.0 would print as "-0.0"
+
+
 def test_information_functions_refuse_bad_distributions_by_name():
     with pytest.raises(ValueError, match="q must sum to 1"):
         kl_divergence(np.array([0.5, 0.5]), np.array([0.5, 0.6]))

@@ -29,7 +29,7 @@ def condition_gaussian(mu, Sigma, x_b):
     """
     a = len(mu) - len(x_b)  # the first a coordinates are unobserved
     S_aa, S_ab, S_bb = Sigma[:a, :a], Sigma[:a, a:], Sigma[a:, a:]  # (a, a), (a, d), (d, d)
-    gain = np.linalg.solve(S_bb, S_ab.T).T  # Σ_ab Σ_bb⁻¹: (a, d), without forming the inverse
+    gain = np.linalg.solve(S_bb, S_ab.T).T  # (Σ_bb⁻¹ Σ_ba)ᵀ = Σ_ab Σ_bb⁻¹, Σ_bb being symmetric: (a, d), no inverse
     mean = mu[:a] + gain @ (x_b - mu[a:])  # (a,)
     cov = S_aa - gain @ S_ab.T  # Σ_aa − Σ_ab Σ_bb⁻¹ Σ_ba: (a, a)
     return mean, cov

@@ -41,7 +41,7 @@ def cross_entropy(p, q):
     """
     support = p > 0  # (K,): outcomes with pₖ = 0 add 0 · log qₖ = 0, even where qₖ = 0
     with np.errstate(divide="ignore"):  # log 0 = −inf: an impossible outcome under q costs infinitely much
-        return float(-np.sum(p[support] * np.log(q[support])))
+        return 0.0 - float(np.sum(p[support] * np.log(q[support])))  # 0.0 − x: never −0.0
 
 
 @checked(p=distribution, q=distribution, also=same_outcomes)
