@@ -17,6 +17,14 @@ from implementations.notebook import exercise_checks
 from implementations.notebook.exercises import ExerciseCheckFailed
 
 
+def _factorized_gram(Phi1, Phi2):
+    """Not features: K₁ ∘ K₂ = U Λ Uᵀ factorized as (U√Λ)(U√Λ)ᵀ, padded or cut to M₁M₂ columns (rank <= M₁M₂)."""
+    eigenvalues, U = np.linalg.eigh((Phi1 @ Phi1.T) * (Phi2 @ Phi2.T))  # ascending
+    factor = U[:, ::-1] * np.sqrt(np.clip(eigenvalues[::-1], 0.0, None))  # (N, N), largest first
+    width = Phi1.shape[1] * Phi2.shape[1]
+    return np.hstack([factor, np.zeros((len(Phi1), width))])[:, :width]  # (N, M₁M₂): ΦΦᵀ = K₁ ∘ K₂ still
+
+
 def _gram(kernel, X, *, mirrored=True):
     N = X.shape[0]
     K = np.zeros((N, N))
@@ -117,6 +125,8 @@ WRONG = {
         ("the second map summed over the examples",
          lambda Phi1, Phi2: np.einsum("ia,jb->iab", Phi1, Phi2).reshape(len(Phi1), -1)),
         ("the Gram matrix K1 * K2 instead of features", lambda Phi1, Phi2: (Phi1 @ Phi1.T) * (Phi2 @ Phi2.T)),
+        ("a factorization of K1 * K2 padded to M1 M2 columns: the right Gram matrix, not a feature map",
+         _factorized_gram),
     ],
     "kernel_ridge_bias": [
         ("the constraint row 1ᵀa = 0 forgotten: the least-norm solution of N equations",
@@ -182,7 +192,8 @@ def test_a_classic_mistake_fails(check, mistake, wrong, capsys):
         getattr(exercise_checks, check)(wrong, rng=np.random.default_rng(0))
     out = capsys.readouterr().out
     assert f"pass: {check} agrees" not in out
-    assert "against K₁ ∘ K₂) agrees" not in out  # the shape part of product_features may pass, the Gram part not
+    if check == "product_features" and "factorization" not in mistake:
+        assert "against K₁ ∘ K₂) agrees" not in out  # the shape part may pass, the Gram part not
 
 
 # --- what the messages teach ----------------------------------------------------------------------------------------
@@ -210,6 +221,12 @@ def test_the_product_check_compares_gram_matrices_when_the_shape_is_right():
 
     with pytest.raises(ExerciseCheckFailed, match=r"ΦΦᵀ, the Gram matrix of its features, against K₁ ∘ K₂\) disagrees"):
         exercise_checks.product_features(product_features, rng=np.random.default_rng(0))
+
+
+def test_the_product_check_rejects_a_factorization_of_the_gram_matrix_on_a_new_input(capsys):
+    with pytest.raises(ExerciseCheckFailed, match=r"a new input's features against the others'.*\) disagrees"):
+        exercise_checks.product_features(lambda Phi1, Phi2: _factorized_gram(Phi1, Phi2), rng=np.random.default_rng(0))
+    assert "against K₁ ∘ K₂) agrees" in capsys.readouterr().out  # the factorization passes the Gram part
 
 
 def test_the_product_check_reports_an_error_in_the_readers_code():

@@ -160,9 +160,9 @@ def not_converged(max_iter, gap, tol):
         "data that are not separable, or badly scaled features, make SMO slow.")
 
 
-def diverged(t, norm, H, eta):
-    """The error of subgradient descent whose weights outgrew 100 H at step ``t``: the step size is too large."""
+def diverged(t, norm, w_max, eta):
+    """The error of subgradient descent whose weights outgrew 100 W_max at step ``t``: the step size is too large."""
     return FloatingPointError(
         f"subgradient descent diverged at step {t}: the weights reached ‖w[1:]‖ = {norm:.4g}, more than 100 times "
-        f"H = C Σ‖x⁽ⁱ⁾‖ = {H:.4g}, which bounds them at every step when eta <= 1 (or the cost overflowed). The step "
-        f"size eta={eta:g} is too large; use eta=1 (Pegasos' step 1/t).")
+        f"W_max = C Σ‖x⁽ⁱ⁾‖ = {w_max:.4g}, which bounds them at every step when eta <= 1 (or the cost overflowed). "
+        f"The step size eta={eta:g} is too large; use eta=1 (Pegasos' step 1/t).")

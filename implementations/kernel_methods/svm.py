@@ -116,8 +116,8 @@ def svm_primal_subgradient(X, y, w, *, C):
         ``g[0]`` is the component for the bias.
     """
     z = y * (X @ w[1:] + w[0])  # (N,): functional margins y⁽ⁱ⁾ f(x⁽ⁱ⁾)
-    t = y * (z < 1.0)  # (N,): y⁽ⁱ⁾ inside the margin or misclassified, else 0 (and at z = 1 exactly: slope 0)
-    g = -C * np.concatenate(([t.sum()], t @ X))  # (m + 1,): −C Σ_{z⁽ⁱ⁾ < 1} y⁽ⁱ⁾ φ⁽ⁱ⁾ with φ⁽ⁱ⁾ = (1, x⁽ⁱ⁾)
+    y_in = y * (z < 1.0)  # (N,): y⁽ⁱ⁾ inside the margin or misclassified, else 0 (and at z = 1 exactly: slope 0)
+    g = -C * np.concatenate(([y_in.sum()], y_in @ X))  # (m + 1,): −C Σ_{z⁽ⁱ⁾ < 1} y⁽ⁱ⁾ φ⁽ⁱ⁾ with φ⁽ⁱ⁾ = (1, x⁽ⁱ⁾)
     g[1:] += w[1:]  # the penalty's gradient; the bias w₀ is not penalised
     return g
 
@@ -133,8 +133,8 @@ def fit_svm_primal(X, y, *, C, eta, num_iters):
     A subgradient step can raise J, so the history is not monotone and the *best* iterate is returned. The bias is not
     penalised, so it converges more slowly than w_{1:}, most of all on separable data with a large C; the dual solver
     :func:`fit_svm_dual` has no such trouble. For η <= 1 every w_{1:} is an average of vectors no longer than
-    H = C Σᵢ ‖x⁽ⁱ⁾‖; a larger η first amplifies w_{1:}, and weights beyond 100 H (or an overflow) are reported as
-    divergence.
+    W_max = C Σᵢ ‖x⁽ⁱ⁾‖; a larger η first amplifies w_{1:}, and weights beyond 100 W_max (or an overflow) are
+    reported as divergence.
 
     Parameters
     ----------
@@ -161,15 +161,15 @@ def fit_svm_primal(X, y, *, C, eta, num_iters):
     FloatingPointError
         If ‖w_{1:}‖ exceeds 100 H or the cost overflows: η is too large.
     """
-    H = C * np.linalg.norm(X, axis=1).sum()  # ‖w_{1:}‖ <= H at every step when η <= 1
+    w_max = C * np.linalg.norm(X, axis=1).sum()  # W_max: ‖w_{1:}‖ <= W_max at every step when η <= 1
     w = np.zeros(X.shape[1] + 1)  # (m + 1,)
     w_best, J_best = w.copy(), svm_primal_cost(X, y, w, C=C)
     cost_history = np.empty(num_iters)
     for t in range(1, num_iters + 1):
         w -= (eta / t) * svm_primal_subgradient(X, y, w, C=C)  # eq. (3.15) with η_t = η/t
         J = cost_history[t - 1] = svm_primal_cost(X, y, w, C=C)
-        if not (math.isfinite(J) and np.linalg.norm(w[1:]) <= 100 * H):
-            raise diverged(t, np.linalg.norm(w[1:]), H, eta)
+        if not (math.isfinite(J) and np.linalg.norm(w[1:]) <= 100 * w_max):
+            raise diverged(t, np.linalg.norm(w[1:]), w_max, eta)
         if J < J_best:  # not a descent method: keep the best iterate
             w_best, J_best = w.copy(), J
     return w_best, cost_history
@@ -225,8 +225,8 @@ def fit_svm_dual(K, y, *, C, tol=1e-6, max_iter=100_000):
     alpha = np.zeros(K.shape[0])  # (N,): feasible start, Σ αₖ y⁽ᵏ⁾ = 0
     b_hat = y.copy()  # (N,): b̂ₖ = y⁽ᵏ⁾ − Σⱼ αⱼ y⁽ʲ⁾ K_kj, = y at α = 0
     for _ in range(max_iter):
-        up = np.where(positive, alpha < C, alpha > 0)  # (N,): I_up, αₖ + y⁽ᵏ⁾δ feasible for small δ > 0: b >= b̂ₖ
-        low = np.where(positive, alpha > 0, alpha < C)  # (N,): I_low, feasible for small δ < 0: b <= b̂ₖ
+        up = np.where(positive, alpha < C, alpha > 0)  # (N,): I_up, whose eq. (3.20) reads b >= b̂ₖ: lower bounds
+        low = np.where(positive, alpha > 0, alpha < C)  # (N,): I_low, whose eq. (3.20) reads b <= b̂ₖ: upper bounds
         i = int(np.argmax(np.where(up, b_hat, -np.inf)))  # the maximal violator, b̂ᵢ = b_lower(α)
         b_upper = np.min(np.where(low, b_hat, np.inf))  # b_upper(α), the smallest upper bound on b
         if b_hat[i] - b_upper < tol:  # the gap b_lower(α) − b_upper(α), eq. (3.21)

@@ -34,8 +34,9 @@ def min_norm_least_squares(X, y):
 
     Among the w that minimize ‖Xw − y‖ it is the shortest; when X has full column rank it is the only minimizer,
     (XᵀX)⁻¹Xᵀy; with at least as many columns as rows and full row rank it interpolates, Xw = y, and it is the limit
-    λ → 0 of ridge regression (chapter 3's double descent). Singular values below the round-off level
-    max(N, m) · ε · d₁ count as 0, as in ``np.linalg.pinv``.
+    λ → 0 of ridge regression (chapter 3's double descent). Singular values at or below the round-off level
+    max(N, m) · ε · d₁ count as 0: the default cut-off of ``np.linalg.lstsq`` (``rcond=None``) and of
+    ``np.linalg.pinv(X, rtol=None)``; ``pinv``'s own default is the fixed 10⁻¹⁵ · d₁.
 
     Parameters
     ----------

@@ -104,8 +104,33 @@ def _gram_of(candidate):
     return gram
 
 
+def _new_input_of(candidate):
+    """The reader's function as a feature map: φ(x)ᵀφ(x′) of a new input x (the last row) and each earlier input x′.
+
+    The features of the earlier inputs are computed without the new one, so only a map that treats each input on
+    its own, with the same columns every time, gives κ₁κ₂; a factorization of K₁ ∘ K₂ depends on all the inputs.
+    """
+    def cross(Phi1, Phi2):
+        earlier = _as_array(candidate(Phi1[:-1], Phi2[:-1]))  # (N − 1, M₁M₂): computed without the new input
+        every = _as_array(candidate(Phi1, Phi2))  # (N, M₁M₂)
+        if earlier is None or every is None or earlier.ndim != 2 or every.ndim != 2:
+            raise TypeError("expected the features as an array of shape (N, M₁M₂)")
+        return earlier @ every[-1]  # (N − 1,)
+    cross.__wrapped__ = candidate
+    return cross
+
+
+def _product_kernel_of_new_input(Phi1, Phi2):
+    """κ₁(x, x′)κ₂(x, x′) between the last input x and each earlier one."""
+    return (Phi1[:-1] @ Phi1[-1]) * (Phi2[:-1] @ Phi2[-1])  # (N − 1,)
+
+
 def product_features(candidate, *, rng):
-    """``product_features(Phi1, Phi2)``: of shape (N, M₁M₂), with ΦΦᵀ = K₁ ∘ K₂ (any order of the columns)."""
+    """``product_features(Phi1, Phi2)``: of shape (N, M₁M₂), with ΦΦᵀ = K₁ ∘ K₂ (any order of the columns).
+
+    A third part adds a new input: its features against those of the earlier inputs, computed without it, must
+    give κ₁κ₂ too, which holds for a feature map and not for a factorization of K₁ ∘ K₂ that depends on all rows.
+    """
     __tracebackhide__ = True
     started = parts_to_check(candidate, rng, "product_features", np.ones((1, 1)), np.ones((1, 1)))
     if started is None:  # a stub: reminded once
@@ -115,6 +140,8 @@ def product_features(candidate, *, rng):
                    quantity="the shape (N, M₁M₂) of its features")
     check_function(_gram_of(candidate), _product_gram, _feature_map_inputs, rng=rng, name=name,
                    quantity="ΦΦᵀ, the Gram matrix of its features, against K₁ ∘ K₂")
+    check_function(_new_input_of(candidate), _product_kernel_of_new_input, _feature_map_inputs, rng=rng, name=name,
+                   quantity="a new input's features against the others', computed without it, against κ₁κ₂")
 
 
 def _kernel_ridge_bias(K, y, l2):
