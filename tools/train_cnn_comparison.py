@@ -3,15 +3,15 @@ seeds, and write the results to data/digits_cnn_comparison.npz.
 
     .venv/bin/python tools/train_cnn_comparison.py          (or: make cnn-comparison)
 
-The three networks (``implementations.nn.convnets``) get the same budget: Adam with learning rate 0.01, mini-batches
-of 32, the same number of epochs, the weights of the epoch of best validation accuracy kept (early stopping), the test
-set used once at the end. The split is the chapter's (a stratified quarter of the digits for the test set, a fifth
-of the rest for validation, seeds 11 and 12). Each seed sets a network's initial weights and the order of its
-mini-batches; the three networks of one seed see the same batches. The file holds, per network and seed, which test
-images the network classifies correctly, its training loss and validation accuracy after every epoch, and the
-epoch kept; the chapter loads it (``datasets.load_cnn_comparison`` checks it against data/SHA256SUMS, which this
-script updates) and compares the networks with McNemar's test. Training is seeded and single-threaded, so a rerun on
-the same machine writes the same numbers.
+The three networks (``implementations.nn.convnets``) get the same optimiser settings: Adam with learning rate 0.01,
+mini-batches of 32, the same number of epochs, the weights of the epoch of best validation accuracy kept (a
+best-validation checkpoint), the test set used once at the end. The split is the chapter's (a stratified quarter of
+the digits for the test set, a fifth of the rest for validation, seeds 11 and 12). Each seed sets a network's
+initial weights and the order of its mini-batches; the three networks of one seed see the same batches. The file
+holds, per network and seed, which test images the network classifies correctly, its training loss and validation
+accuracy after every epoch, and the epoch kept; the chapter loads it (``convnets.load_cnn_comparison`` checks it
+against data/SHA256SUMS, which this script updates) and compares the networks with McNemar's test. Training is
+seeded and single-threaded, so a rerun on the same machine writes the same numbers.
 """
 
 import argparse

@@ -65,16 +65,16 @@ def conv_output_size(size, kernel_size, *, stride=1, padding=0):
 def receptive_field(layers):
     """Receptive field and jump after each layer of a stack of convolutions and poolings, eq. (5.5).
 
-    With r₀ = 1 and j₀ = 1 (one input pixel, one pixel apart), a layer with kernel size k_l and
+    With r₀ = 1 and S₀ = 1 (one input pixel, one pixel apart), a layer with kernel size k_l and
     stride s_l gives
 
-        r_l = r_{l−1} + (k_l − 1) · j_{l−1},    j_l = j_{l−1} · s_l :
+        r_l = r_{l−1} + (k_l − 1) · S_{l−1},    S_l = S_{l−1} · s_l :
 
-    each output of layer l sees k_l outputs of layer l − 1, which lie j_{l−1} input pixels apart.
+    each output of layer l sees k_l outputs of layer l − 1, which lie S_{l−1} input pixels apart.
     r_l is the side of the square spanned by the input pixels that one output of layer l depends on
     (when a kernel is smaller than its stride, k_l < s_l, the pixels it depends on form a grid with holes inside
-    that square), and j_l is the distance in input pixels between neighbouring outputs of layer l. Padding shifts where
-    the square lies, not its size.
+    that square), and S_l (the jump) is the distance in input pixels between neighbouring outputs of layer l.
+    Padding shifts where the square lies, not its size.
 
     Parameters
     ----------
@@ -86,14 +86,14 @@ def receptive_field(layers):
     -------
     r : ndarray of int of shape (L,)
         Receptive field after each layer, in input pixels.
-    j : ndarray of int of shape (L,)
+    S : ndarray of int of shape (L,)
         Jump after each layer, in input pixels.
     """
     k, s = layers[:, 0], layers[:, 1]  # (L,) kernel sizes and strides
-    j = np.cumprod(s)  # (L,) j_l = j_{l−1} · s_l, from j₀ = 1
-    j_before = np.concatenate([[1], j[:-1]])  # (L,) j_{l−1}
-    r = 1 + np.cumsum((k - 1) * j_before)  # (L,) r_l = r_{l−1} + (k_l − 1) · j_{l−1}, from r₀ = 1
-    return r, j
+    S = np.cumprod(s)  # (L,) S_l = S_{l−1} · s_l, from S₀ = 1
+    S_before = np.concatenate([[1], S[:-1]])  # (L,) S_{l−1}
+    r = 1 + np.cumsum((k - 1) * S_before)  # (L,) r_l = r_{l−1} + (k_l − 1) · S_{l−1}, from r₀ = 1
+    return r, S
 
 
 # --- padding and patches -------------------------------------------------------------------------------------------
