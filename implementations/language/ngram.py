@@ -132,7 +132,7 @@ def _distinct(keys):
 
 @checked(vocab_size="count", order="count", ids="ids (n,) < vocab_size", also=_checks.ids_hold_an_ngram)
 def kneser_ney_counts(ids, vocab_size, order):
-    """Count the n-grams of ``ids`` as interpolated Kneser–Ney reads them (eq. 7.x), for every order up to ``order``.
+    """Count the n-grams of ``ids`` as interpolated Kneser–Ney reads them, eq. (7.14), for every order up to ``order``.
 
     Parameters
     ----------
@@ -165,7 +165,7 @@ def kneser_ney_counts(ids, vocab_size, order):
 @checked(counts=_checks.kneser_ney_counts, discount="array", contexts=_checks.ngram_contexts,
          tokens=_checks.token_sequence, also=_checks.kneser_ney_query)
 def kneser_ney_probs(counts, contexts, tokens, *, discount):
-    """Interpolated Kneser–Ney probabilities p(w | h), eq. (7.x), one per row of ``contexts`` and entry of ``tokens``.
+    """Interpolated Kneser–Ney probabilities p(w | h), eq. (7.14), one per row of ``contexts`` and entry of ``tokens``.
 
     Parameters
     ----------
