@@ -81,8 +81,8 @@ def test_discount_fit_finds_the_minimum_of_the_held_out_nll():
     np.testing.assert_allclose(fitted, direct, rtol=1e-12)  # the scores the search reads are the formula's
     every = -np.log(ngram.kneser_ney_probs(counts, contexts, tokens, discount=grid)).mean(axis=1)
     assert nll == pytest.approx(-np.log(ngram.kneser_ney_probs(counts, contexts, tokens, discount=D)).mean())
-    assert nll <= every.min() + 1e-6
-    assert D == pytest.approx(grid[np.argmin(every)], abs=2e-3)
+    assert nll <= every.min() + 1e-4  # the minimum, to the grid's resolution
+    assert D == pytest.approx(grid[np.argmin(every)], abs=5e-3)
 
 
 def test_bad_inputs_are_refused():

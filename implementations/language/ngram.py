@@ -220,7 +220,7 @@ def kneser_ney_contexts(counts, ids, *, start=1):
 def fit_kneser_ney_discount(counts, ids, *, start=1):
     """The discount D in (0, 1) that minimises the mean negative log-likelihood of held-out ``ids[start:]``.
 
-    A grid search: D on a grid of step 0.05 over (0, 1), then grids of step 0.005 and 0.0005 around the best value.
+    A grid search: D on a grid of step 0.05 over (0, 1), then on a grid of step 0.005 around the best value.
 
     Parameters
     ----------
@@ -237,7 +237,7 @@ def fit_kneser_ney_discount(counts, ids, *, start=1):
     """
     contexts, tokens = kneser_ney_contexts(counts, ids, start=start)
     best, step = 0.5, 0.05
-    for _ in range(3):
+    for _ in range(2):
         grid = np.clip(best + step * np.arange(-9, 10), step / 10, 1 - step / 10)  # 19 discounts around the best
         nll = -np.log(kneser_ney_probs(counts, contexts, tokens, discount=grid)).mean(axis=1)  # (19,)
         best, step = grid[np.argmin(nll)], step / 10
