@@ -153,10 +153,10 @@ def kneser_ney_counts(ids, vocab_size, order):
     grams, c = _distinct(counts.key(windows))  # raw counts c(h w) at the highest order
     for k in range(order, 0, -1):
         counts.grams[k], counts.counts[k] = grams, c
-        context = grams // (vocab_size + 1)  # the key of h: drop the last token
-        counts.contexts[k], where = np.unique(context, return_inverse=True)
-        counts.totals[k] = np.bincount(where, weights=c).astype(np.int64)  # Σ_w c(h w)
-        counts.types[k] = np.bincount(where)  # N₁₊(h •)
+        context = grams // (vocab_size + 1)  # the key of h (drop the last token): sorted, as the grams are
+        first = np.flatnonzero(np.r_[True, context[1:] != context[:-1]])  # where each context's run starts
+        counts.contexts[k], counts.totals[k] = context[first], np.add.reduceat(c, first)  # h, Σ_w c(h w)
+        counts.types[k] = np.diff(np.r_[first, len(grams)])  # N₁₊(h •): the length of h's run
         shorter = grams % (vocab_size + 1) ** (k - 1)  # the key of the k-gram without its first token
         grams, c = _distinct(shorter)  # N₁₊(• h' w): each distinct k-gram adds one to its suffix
     return counts
@@ -220,7 +220,7 @@ def kneser_ney_contexts(counts, ids, *, start=1):
 def fit_kneser_ney_discount(counts, ids, *, start=1):
     """The discount D in (0, 1) that minimises the mean negative log-likelihood of held-out ``ids[start:]``.
 
-    A grid search: D on a grid of step 0.05 over (0, 1), then on a grid of step 0.005 around the best value.
+    A grid search: D on a grid of step 0.1 over (0, 1), then on a grid of step 0.01 around the best value.
 
     Parameters
     ----------
@@ -236,9 +236,9 @@ def fit_kneser_ney_discount(counts, ids, *, start=1):
         The mean negative log-likelihood, in nats per token, at that discount.
     """
     contexts, tokens = kneser_ney_contexts(counts, ids, start=start)
-    best, step = 0.5, 0.05
+    grid = np.linspace(0.05, 0.95, 10)
     for _ in range(2):
-        grid = np.clip(best + step * np.arange(-9, 10), step / 10, 1 - step / 10)  # 19 discounts around the best
-        nll = -np.log(kneser_ney_probs(counts, contexts, tokens, discount=grid)).mean(axis=1)  # (19,)
-        best, step = grid[np.argmin(nll)], step / 10
+        nll = -np.log(kneser_ney_probs(counts, contexts, tokens, discount=grid)).mean(axis=1)  # (d,)
+        best = grid[np.argmin(nll)]
+        grid = np.clip(best + 0.01 * np.arange(-9, 10), 0.005, 0.995)  # 19 discounts around the best
     return float(best), float(nll.min())
