@@ -4,7 +4,9 @@ A text becomes one long sequence of token ids. Training reads it through random 
 T + 1 consecutive tokens, whose first T tokens are the input and whose last T the targets, so that position t of a
 window predicts token t + 1 (teacher forcing over the whole window, as the causal mask allows). Evaluation reads a
 held-out sequence in consecutive windows and reports the mean cross-entropy per token, in nats; its exponential is
-the perplexity, comparable with :func:`implementations.language.ngram.cross_entropy` on the same tokens.
+the perplexity, comparable with :func:`implementations.language.ngram.cross_entropy` on the same tokens. In
+consecutive windows a window's first targets have little context; :func:`sliding_window_losses` scores the same
+targets through overlapping windows, so that each has at least T − stride tokens before it.
 
 :func:`train_language_model` is the loop that trained the book's model of *Persuasion*
 (``tools/train_language_model.py`` writes the trained state to ``data/``): AdamW, a linear warm-up followed by cosine

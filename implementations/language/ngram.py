@@ -9,6 +9,11 @@ probabilities; :func:`cross_entropy` scores a token sequence under either, and i
 
 the number of equally likely tokens a model is as unsure between, on average. A bigram table is also the
 ``table`` of :func:`~implementations.language.decoding.ngram_log_probs_fn`.
+
+Interpolated Kneser–Ney, eq. (7.14), is the strong n-gram baseline: :func:`kneser_ney_counts` counts the n-grams of
+every order once (raw counts at the top order, continuation counts below it), :func:`kneser_ney_probs` applies the
+formula from order 1 up, :func:`kneser_ney_contexts` lays out the contexts that score a text, and
+:func:`fit_kneser_ney_discount` fits the discount D on held-out tokens.
 """
 
 import numpy as np
