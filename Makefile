@@ -28,7 +28,7 @@ NB_ENV = env -u MPLBACKEND OPENBLAS_NUM_THREADS=1
 BOOK_ENV = $(NB_ENV) MLFS_FIGURE_SCALE=2
 
 .DEFAULT_GOAL := help
-.PHONY: help install lock book pdf test test-pythons nbval-matrix execute lab lab-student lab-pages data language-model cnn-comparison bench \
+.PHONY: help install lock book pdf test test-pythons nbval-matrix execute lab lab-student lab-pages data language-model language-model-eval cnn-comparison bench \
 	student clean distclean cache-check
 
 help:
@@ -49,6 +49,7 @@ help:
 	@echo "  make lab-pages  rewrite the JupyterLab reading of the bibliography and API pages (tools/lab_pages.py)"
 	@echo "  make data       regenerate data/ (installs data/requirements.txt)"
 	@echo "  make language-model  retrain chapter 7's model of Persuasion (minutes) and record its checksum"
+	@echo "  make language-model-eval  score the shipped chapter 7 model on the validation text, token by token (seconds)"
 	@echo "  make cnn-comparison  retrain chapter 5's CNN, CNN with batch norm and ResNet from 5 seeds (minutes)"
 	@echo "  make bench      measure notebooks, builds and kernels; print the table, write book/performance.md"
 	@echo "  make student    copies of the notebooks without the exercise solutions, in student/;"
@@ -214,6 +215,10 @@ data: install
 # Chapter 7 loads this trained state instead of training for minutes; the script updates data/SHA256SUMS.
 language-model: install
 	$(NB_ENV) $(PY) tools/train_language_model.py
+
+# Chapter 7 loads the shipped model's losses on the validation text, token by token (seconds; no training).
+language-model-eval: install
+	$(NB_ENV) $(PY) tools/evaluate_language_model.py
 
 # Chapter 5 loads this comparison of three networks over five seeds; the script updates data/SHA256SUMS.
 cnn-comparison: install

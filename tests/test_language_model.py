@@ -165,3 +165,20 @@ def test_a_model_archive_without_its_entries_names_the_file_and_the_fix(tmp_path
     with pytest.raises(ValueError, match=r"persuasion_tinygpt.npz is not the model archive that "
                                          r"tools/train_language_model.py writes .*make language-model"):
         load_persuasion_model(data_dir=tmp_path)
+
+
+def test_sliding_window_losses_match_one_forward_pass_per_target():
+    from implementations.language.language_model import mean_cross_entropy, sliding_window_losses
+    from implementations.language.transformer import TinyGPT
+
+    model = TinyGPT(7, 6, 8, 2, 1, 16, rng=np.random.default_rng(0), tie_weights=True)
+    ids = np.random.default_rng(1).integers(0, 7, size=40)  # W = 6 windows of T = 6: targets 1..36
+    consecutive = sliding_window_losses(model, ids)
+    assert consecutive.mean() == pytest.approx(mean_cross_entropy(model, ids), rel=1e-12)
+    sliding = sliding_window_losses(model, ids, stride=3)
+    for t in range(36):  # target ids[t + 1]: the window ending at it, context of max(T − 3, …) tokens
+        start = 0 if t < 6 else (t - 6) // 3 * 3 + 3
+        logits = model(ids[None, start : start + 6]).data[0, t - start]
+        expected = np.log(np.exp(logits - logits.max()).sum()) + logits.max() - logits[ids[t + 1]]
+        assert sliding[t] == pytest.approx(expected, rel=1e-10)
+        assert t - start + 1 >= (t + 1 if t < 6 else 4)  # at least T − stride + 1 tokens of context

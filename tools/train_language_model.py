@@ -2,10 +2,10 @@
 
     .venv/bin/python tools/train_language_model.py          (or: make language-model)
 
-The chapter trains a few steps of this model live, to show the loop at work, and loads the state this script
-writes for everything that needs the trained model: training a transformer far enough to beat a bigram model takes
+The chapter does not train this model: it shows the training loop's code and loads the state this script writes
+for everything that needs the trained model, since training a transformer far enough to beat a bigram model takes
 minutes, beyond the chapter's time budget. The file holds the trained parameters, the BPE merges the model's tokens
-come from, the configuration below and the training history; ``datasets.load_persuasion_model`` checks it against
+come from, the configuration below and the training history; ``language_model.load_persuasion_model`` checks it against
 data/SHA256SUMS, which this script updates. Training is seeded, so a rerun on the same machine writes the same
 numbers; on another CPU the last digits of the floating-point results can differ, and with them the checksum.
 """

@@ -461,3 +461,59 @@ def next_log_probs(log_probs_fn, prefixes, vocab_size, start_id, eos_id):
         _in_vocabulary(start_id, "start_id", out.shape[1])
         _in_vocabulary(eos_id, "eos_id", out.shape[1])
     return out
+
+
+# --- Kneser–Ney ---------------------------------------------------------------------------------------------------
+
+def ids_hold_an_ngram(ids, order):
+    if ids.size < order:
+        raise ValueError(f"ids must hold at least order = {order} tokens (one n-gram); received {ids.size}. Pass a "
+                         "longer sequence of token ids or a smaller order.")
+
+
+def kneser_ney_counts(value, name):
+    """Role: the counts of :func:`~implementations.language.ngram.kneser_ney_counts`."""
+    if type(value).__name__ != "_KneserNeyCounts":
+        raise TypeError(f"{name} must be the counts that kneser_ney_counts(ids, vocab_size, order) returns; "
+                        f"received {_describe(value)}.")
+    return value
+
+
+def ngram_contexts(value, name):
+    """Role: contexts of an n-gram model, an int array (m, n − 1) of ids >= −1 (−1: before the text)."""
+    contexts = V.as_array(value, name, dtype=None)
+    if contexts.ndim != 2 or contexts.dtype.kind not in "iu":
+        raise ValueError(f"{name} must be an int array of shape (m, n − 1), one context per row, oldest token "
+                         f"first; received {_describe(contexts)}. Build it with kneser_ney_contexts.")
+    if contexts.size and contexts.min() < -1:
+        raise ValueError(f"{name} must hold token ids >= 0, or −1 for a position before the text; received ids "
+                         f"down to {contexts.min()}.")
+    return contexts.astype(np.int64, copy=False)
+
+
+def kneser_ney_query(counts, contexts, tokens, discount):
+    n, V_ = counts.order, counts.vocab_size
+    if contexts.shape != (tokens.size, n - 1):
+        raise ValueError(f"contexts must have shape (m, n − 1) = ({tokens.size}, {n - 1}): one row of the {n - 1} "
+                         f"tokens before each of the {tokens.size} tokens, for a model of order {n}; received shape "
+                         f"{contexts.shape}.")
+    _below(tokens, "tokens", V_, "the counts' vocab_size")
+    if contexts.size:
+        _below(contexts, "contexts", V_, "the counts' vocab_size")
+    if discount.ndim > 1 or not ((discount > 0) & (discount < 1)).all():
+        raise ValueError(f"discount must be a number in (0, 1), or a 1-D array of them; received "
+                         f"{V.shown(np.atleast_1d(discount))}. A typical value is 0.75; fit_kneser_ney_discount fits "
+                         "it.")
+
+
+def kneser_ney_scored(counts, ids, start):
+    _below(ids, "ids", counts.vocab_size, "the counts' vocab_size")
+    if start >= ids.size:
+        raise ValueError(f"start must be below the length of ids, {ids.size} (the first position scored); "
+                         f"received {start}.")
+
+
+def stride_divides_block(model, stride):
+    if stride is not None and (stride > model.block_size or model.block_size % stride):
+        raise ValueError(f"stride must divide the model's block_size = {model.block_size} (so that the windows tile "
+                         f"the targets); received {stride}. Pass e.g. stride={model.block_size // 2}.")

@@ -4,7 +4,9 @@ A text becomes one long sequence of token ids. Training reads it through random 
 T + 1 consecutive tokens, whose first T tokens are the input and whose last T the targets, so that position t of a
 window predicts token t + 1 (teacher forcing over the whole window, as the causal mask allows). Evaluation reads a
 held-out sequence in consecutive windows and reports the mean cross-entropy per token, in nats; its exponential is
-the perplexity, comparable with :func:`implementations.language.ngram.cross_entropy` on the same tokens.
+the perplexity, comparable with :func:`implementations.language.ngram.cross_entropy` on the same tokens. In
+consecutive windows a window's first targets have little context; :func:`sliding_window_losses` scores the same
+targets through overlapping windows, so that each has at least T − stride tokens before it.
 
 :func:`train_language_model` is the loop that trained the book's model of *Persuasion*
 (``tools/train_language_model.py`` writes the trained state to ``data/``): AdamW, a linear warm-up followed by cosine
@@ -26,7 +28,7 @@ from .bpe import BPETokenizer
 from .transformer import TinyGPT
 
 __all__ = ["random_windows", "evaluation_windows", "train_language_model", "mean_cross_entropy",
-           "load_persuasion_model"]
+           "sliding_window_losses", "load_persuasion_model"]
 
 PERSUASION_MODEL = "persuasion_tinygpt.npz"
 
@@ -61,7 +63,8 @@ def evaluation_windows(ids, block_size):
     """``ids`` cut into consecutive, non-overlapping windows: inputs and targets of shape (W, T).
 
     Every token after the first of the first ⌊(n − 1) / T⌋·T + 1 is a target exactly once, predicted from the
-    tokens of its own window before it (0 to T − 1 of them), as a model with a context of T tokens reads a text
+    tokens of its own window up to it (1 to T of them: the window's first target has only the window's first
+    token as context), as a model with a context of T tokens reads a text
     it has not seen. The few tokens that do not fill a last window are left out.
 
     Parameters
@@ -102,6 +105,48 @@ def mean_cross_entropy(model, ids, *, batch_size=64):
             rows = slice(start, start + batch_size)
             total += model.loss(inputs[rows], targets[rows]).item() * targets[rows].size
     return total / targets.size
+
+
+@checked(model=_checks.language_model, stride="count?", batch_size="count", ids=_checks.token_sequence,
+         also=(_checks.ids_fit_model, _checks.stride_divides_block))
+def sliding_window_losses(model, ids, *, stride=None, batch_size=64):
+    """The negative log-likelihood of each target of :func:`evaluation_windows`, read through sliding windows.
+
+    Windows of T = ``model.block_size`` tokens start every ``stride`` tokens. The first window scores all its T
+    targets; each later one only its last ``stride``, which have at least T − stride tokens of context. With
+    ``stride = T`` (the default) these are the consecutive windows of :func:`mean_cross_entropy`, whose target t of
+    a window has t + 1 tokens of context; with ``stride = T // 2`` every target after the first T has at least T / 2.
+
+    Parameters
+    ----------
+    model : TinyGPT
+    ids : array_like of int, shape (n,), n > model.block_size
+    stride : int dividing block_size, optional
+    batch_size : int, default 64
+
+    Returns
+    -------
+    losses : ndarray of shape (W·T,)
+        −log p(ids[t + 1] | context), for t = 0, …, W·T − 1 with W = ⌊(n − 1) / T⌋: the targets of
+        :func:`evaluation_windows`, in order; their mean is the cross-entropy.
+    """
+    T = model.block_size
+    stride = stride or T
+    W = (ids.size - 1) // T
+    starts = np.arange(0, (W - 1) * T + 1, stride)  # every window lies inside the W·T + 1 tokens
+    losses = np.empty(W * T)
+    with no_grad():
+        for first in range(0, len(starts), batch_size):
+            s = starts[first : first + batch_size]
+            rows = s[:, None] + np.arange(T)  # (b, T)
+            logits = model(ids[rows]).data  # (b, T, V)
+            m = logits.max(axis=-1, keepdims=True)
+            log_z = (m + np.log(np.exp(logits - m).sum(axis=-1, keepdims=True)))[..., 0]  # (b, T)
+            nll = log_z - np.take_along_axis(logits, ids[rows + 1][..., None], axis=-1)[..., 0]  # (b, T)
+            for start, row in zip(s, nll, strict=True):
+                keep = T if start == 0 else stride  # a later window scores only its last stride targets
+                losses[start + T - keep : start + T] = row[T - keep :]
+    return losses
 
 
 @checked(model=_checks.language_model, steps="count", batch_size="count", lr="rate", warmup_steps="count0",

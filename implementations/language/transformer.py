@@ -291,8 +291,10 @@ class TinyGPT(Module):
         With ``use_cache`` each block keeps the keys and values of the tokens seen so far (a key–value cache):
         the prompt goes through the model once, and every later step feeds only the newest token, whose query
         meets the cached keys and values. While the sequence fits in ``block_size`` this saves recomputing the
-        whole context at every step. Once it is longer, the cropped window slides by one token per step, which
-        moves every token to another learned position: nothing cached stays valid, so the cache is rebuilt from
+        whole context at every step. Once it is longer, the cropped window slides by one token per step, and
+        nothing cached stays valid: every token moves to another learned position, and from the second block on
+        each cached key and value was computed by attending to tokens that have since left the window (so even
+        positions relative to each other would not make the cache reusable). The cache is therefore rebuilt from
         the window at every such step (as costly as ``use_cache=False``). The tokens drawn are those of
         ``use_cache=False`` with the same ``rng``; the logits agree to round-off.
 

@@ -34,6 +34,10 @@ EXAMPLES = {
         build=lambda: (lm.mean_cross_entropy, {"model": _model(), "ids": IDS, "batch_size": 4}),
         roles={"batch_size": "count"},
         extra=[*_NOT_A_MODEL, *_SHORT, ("an id 7, outside the vocabulary", {"ids": np.r_[IDS, 7]}, (ValueError,))]),
+    "implementations.language.language_model.sliding_window_losses": Example(
+        build=lambda: (lm.sliding_window_losses, {"model": _model(), "ids": IDS, "stride": 3, "batch_size": 4}),
+        roles={"batch_size": "count"},
+        extra=[*_NOT_A_MODEL, *_SHORT, ("a stride 4 that does not divide 6", {"stride": 4}, (ValueError,))]),
     "implementations.language.language_model.train_language_model": Example(
         build=lambda: (lm.train_language_model, {"model": _model(), "ids": IDS, "steps": 2, "batch_size": 2,
                                                  "lr": 1e-3, "warmup_steps": 1, "rng": np.random.default_rng(0)}),

@@ -19,3 +19,20 @@ EXAMPLES = {
         build=lambda: (ngram.cross_entropy, {"table": ngram.bigram_table(IDS, V), "ids": IDS}),
         roles={"table": "array:any-nd", "ids": f"ids:{V}"}),
 }
+
+KN = ngram.kneser_ney_counts(IDS, V, 3)
+EXAMPLES.update({
+    "implementations.language.ngram.kneser_ney_counts": Example(
+        build=lambda: (ngram.kneser_ney_counts, {"ids": IDS, "vocab_size": V, "order": 3}),
+        roles={"ids": f"ids:{V}", "vocab_size": "count", "order": "count"}),
+    "implementations.language.ngram.kneser_ney_probs": Example(
+        build=lambda: (ngram.kneser_ney_probs, {"counts": KN, "contexts": np.array([[0, 1], [-1, 2]]),
+                                                "tokens": np.array([2, 3]), "discount": 0.75}),
+        roles={"tokens": f"ids:{V}"}),
+    "implementations.language.ngram.kneser_ney_contexts": Example(
+        build=lambda: (ngram.kneser_ney_contexts, {"counts": KN, "ids": IDS, "start": 1}),
+        roles={"ids": f"ids:{V}", "start": "count"}),
+    "implementations.language.ngram.fit_kneser_ney_discount": Example(
+        build=lambda: (ngram.fit_kneser_ney_discount, {"counts": KN, "ids": IDS, "start": 1}),
+        roles={"ids": f"ids:{V}", "start": "count"}),
+})
