@@ -1,10 +1,11 @@
 """The exercise checks of chapter 5, convolutional and residual networks, accept a right answer and reject the classic
 wrong ones.
 
-The output size of a convolution, a 1×1 convolution written as a dense layer, the backward pass of batch normalization
-and the receptive field of a stack of layers: for each, correct solutions must print ``pass`` and every listed mistake
-must raise ``ExerciseCheckFailed``. The references inside the checks are tested too: against counting the positions
-of a window one by one, an explicit loop over pixels, central differences of the layer's output, and the input
+The output size of a convolution, a 1×1 convolution written as a dense layer, the backward pass of batch normalization,
+the receptive field of a stack of layers and the kernel gradient of a convolution: for each, correct solutions must
+print ``pass`` and every listed mistake must raise ``ExerciseCheckFailed`` (a float where an int is asked for
+included). The references inside the checks are tested too: against counting the positions of a window one by one,
+an explicit loop over pixels, central differences of the layer's output (or of the loss, for the kernel), and the input
 pixels that a gradient reaches through a real stack of convolutions and poolings (and index sets followed back by
 hand).
 """
@@ -90,7 +91,39 @@ def receptive_field(layers):
     return _receptive(layers)
 
 
-RIGHT = [conv_output_size, conv1x1_as_dense, batchnorm_backward, receptive_field]
+def _kernel_grad(x, grad_out, kernel_size, stride, padding, *, flipped=False, padded=True, batch="sum"):
+    """Σ_n Σ_{i,j} grad_out[n, f, i, j] · x̃[n, c, s·i + u, s·j + v], one (u, v) of the kernel at a time."""
+    k, p = kernel_size, (padding if padded else 0)
+    x_pad = np.pad(x, ((0, 0), (0, 0), (p, p), (p, p)))
+    if batch == "first":
+        x_pad, grad_out = x_pad[:1], grad_out[:1]
+    _, F, H_out, W_out = grad_out.shape
+    grad = np.zeros((F, x.shape[1], k, k))
+    for u in range(k):
+        for v in range(k):
+            window = x_pad[:, :, u:u + stride * H_out:stride, v:v + stride * W_out:stride]  # (N, C, H_out, W_out)
+            grad[:, :, u, v] = np.einsum("nfij,ncij->fc", grad_out, window)
+    if batch == "mean":
+        grad = grad / len(x)
+    return grad[:, :, ::-1, ::-1] if flipped else grad
+
+
+def conv2d_kernel_grad(x, grad_out, kernel_size, stride, padding):
+    return _kernel_grad(x, grad_out, kernel_size, stride, padding)
+
+
+def _kernel_grad_spread(x, grad_out, kernel_size, stride, padding):
+    """The padded input correlated with Ā↑, the output gradient spread out by the stride."""
+    N, F, H_out, W_out = grad_out.shape
+    x_pad = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
+    spread = np.zeros((N, F, stride * (H_out - 1) + 1, stride * (W_out - 1) + 1))
+    spread[:, :, ::stride, ::stride] = grad_out
+    a, b = spread.shape[2:]
+    return np.array([[[[np.sum(spread[:, f] * x_pad[:, c, u:u + a, v:v + b]) for v in range(kernel_size)]
+                       for u in range(kernel_size)] for c in range(x.shape[1])] for f in range(F)])
+
+
+RIGHT = [conv_output_size, conv1x1_as_dense, batchnorm_backward, receptive_field, conv2d_kernel_grad]
 
 OTHER_RIGHT = [
     ("conv_output_size", "math.floor of the true quotient",
@@ -102,6 +135,10 @@ OTHER_RIGHT = [
     ("conv1x1_as_dense", "a tensordot, channels last then moved back",
      lambda x, kernel, bias: np.moveaxis(np.tensordot(x, kernel[:, :, 0, 0], axes=([1], [1])) + bias, 3, 1)),
     ("batchnorm_backward", "stage by stage through σ² and μ, a list returned", _staged_batchnorm_backward),
+    ("conv2d_kernel_grad", "the padded input correlated with the stride-spread gradient", _kernel_grad_spread),
+    ("conv2d_kernel_grad", "the engine's gradient, im2col rows times the output gradient",
+     lambda x, g, k, s, p: np.einsum("nijr,nfij->fr", conv.im2col(Tensor(x), k, stride=s, padding=p).data, g)
+     .reshape(g.shape[1], x.shape[1], k, k)),
     ("receptive_field", "the sum of (k − 1) times the product of the earlier strides",
      lambda layers: 1 + sum((k - 1) * math.prod(s for _, s in layers[:i]) for i, (k, _) in enumerate(layers))),
 ]
@@ -126,6 +163,10 @@ WRONG = {
         ("padding forgotten", lambda n, k, padding, stride: (n - k) // stride + 1),
         ("the + 1 forgotten", lambda n, k, padding, stride: (n + 2 * padding - k) // stride),
         ("divided before subtracting k", lambda n, k, padding, stride: (n + 2 * padding) // stride - k + 1),
+        ("a float: math.floor of a float quotient written as //", lambda n, k, padding, stride: (
+            (n + 2 * padding - k) / stride // 1 + 1)),
+        ("a float: the right number as 28.0", lambda n, k, padding, stride: float(conv_output_size(n, k, padding,
+                                                                                                  stride))),
     ],
     "conv1x1_as_dense": [
         ("reshaped to (N·H·W, C) without moving the channel axis", _straight_reshape),
@@ -159,6 +200,15 @@ WRONG = {
         ("the previous layer's stride alone", lambda layers: _receptive(layers, stride_before=True)),
         ("the jump updated before it is used", lambda layers: _receptive(layers, jump_first=True)),
         ("the product of the kernel sizes", lambda layers: math.prod(k for k, _ in layers)),
+        ("a float: the right number as 7.0", lambda layers: float(receptive_field(layers))),
+    ],
+    "conv2d_kernel_grad": [
+        ("the kernel flipped", lambda *a: _kernel_grad(*a, flipped=True)),
+        ("the input not padded", lambda *a: _kernel_grad(*a, padded=False)),
+        ("the channels swapped: shape (C, F, k, k)", lambda *a: np.swapaxes(conv2d_kernel_grad(*a), 0, 1)),
+        ("the sum over the batch missing: the first example only", lambda *a: _kernel_grad(*a, batch="first")),
+        ("averaged over the batch", lambda *a: _kernel_grad(*a, batch="mean")),
+        ("the stride ignored", lambda x, g, k, s, p: _kernel_grad(x, g, k, 1, p)),
     ],
 }
 
@@ -394,3 +444,38 @@ def test_the_receptive_field_is_the_footprint_of_a_gradient(stack, n):
     r = rows.max() - rows.min() + 1
     assert r == cols.max() - cols.min() + 1 < n  # a square, inside the image
     assert r == conv.receptive_field([(k, s) for _, k, s in stack])[0][-1]
+
+
+@pytest.mark.parametrize("size", range(1, 21))
+def test_the_kernel_grad_reference_agrees_with_central_differences(size):
+    x, grad_out, k, stride, padding = exercise_checks.ch5._kernel_grad_inputs(np.random.default_rng(size), size)
+    F, C = grad_out.shape[1], x.shape[1]
+
+    def loss(K):
+        return np.sum(grad_out * conv.conv2d_loop(Tensor(x), Tensor(K), stride=stride, padding=padding).data)
+
+    K0 = np.random.default_rng(size + 50).normal(size=(F, C, k, k))
+    np.testing.assert_allclose(exercise_checks.ch5._kernel_grad_reference(x, grad_out, k, stride, padding),
+                               numerical_gradient(loss, K0), rtol=1e-6, atol=1e-7)
+
+
+def test_the_kernel_grad_inputs_hold_every_case_that_tells_a_mistake():
+    rng = np.random.default_rng(0)
+    inputs = [exercise_checks.ch5._kernel_grad_inputs(rng, size) for size in range(1, 21)]
+    assert all(x.shape[1] != g.shape[1] and x.shape[2] != x.shape[3] for x, g, *_ in inputs)
+    assert {len(x) for x, *_ in inputs} == {1, 2, 3} and {k for _, _, k, _, _ in inputs} == {1, 2, 3}
+    assert sum(p > 0 and s > 1 and k > 1 for _, _, k, s, p in inputs) >= 3
+    assert any(s > 1 and (x.shape[2] + 2 * p - k) % s for x, _, k, s, p in inputs)  # a row the windows never read
+
+
+@pytest.mark.parametrize("check", ["conv_output_size", "receptive_field"])
+def test_a_float_is_refused_where_the_text_asks_for_an_int(check):
+    right = {"conv_output_size": conv_output_size, "receptive_field": receptive_field}[check]
+
+    def as_float(*args):
+        return float(right(*args))
+
+    as_float.__name__ = check
+    with pytest.raises(ExerciseCheckFailed, match=r"raised TypeError: returned \d+\.0 of type float; the exercise "
+                                                  r"asks for an int"):
+        getattr(exercise_checks, check)(as_float, rng=np.random.default_rng(0))

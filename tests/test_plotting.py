@@ -182,3 +182,17 @@ def test_scatter_classes_refuses_more_classes_than_colours_by_name():
     _, ax = plt.subplots()
     with pytest.raises(ValueError, match=r"^class_names has 6 names, but at most 5 classes can be drawn"):
         plotting.scatter_classes(ax, np.zeros((2, 2)), [0, 1], class_names=list("abcdef"), xlabel="", ylabel="")
+
+
+def test_a_kernel_row_shows_each_kernel_between_blank_columns_on_the_given_scale():
+    _, ax = plt.subplots()
+    kernels = np.arange(18.0).reshape(2, 3, 3) - 9.0  # (F, k, k) = (2, 3, 3)
+    plotting.plot_kernel_row(ax, kernels, limit=10.0, label="row")
+    shown = np.asarray(ax.images[0].get_array().filled(np.nan), dtype=float)  # (3, 7): kernel 0, a blank, kernel 1
+    assert shown.shape == (3, 7)
+    np.testing.assert_array_equal(shown[:, :3], kernels[0])
+    np.testing.assert_array_equal(shown[:, 4:], kernels[1])
+    assert np.isnan(shown[:, 3]).all()
+    assert ax.images[0].get_clim() == (-10.0, 10.0)
+    assert list(ax.get_xticks()) == [1.0, 5.0] and [t.get_text() for t in ax.get_xticklabels()] == ["0", "1"]
+    assert ax.get_ylabel() == "row"

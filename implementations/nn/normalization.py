@@ -87,9 +87,10 @@ class BatchNorm1d(Module):
             mu = x.mean(axis=axes, keepdims=True)  # μ: (1, D) or (1, C, 1, 1)
             centred = x - mu  # x − μ, the shape of x
             var = (centred**2).mean(axis=axes, keepdims=True)  # σ², the biased variance: (1, D) or (1, C, 1, 1)
-            n, m = x.size // x.shape[1], self.momentum  # values averaged per feature; the weight of this batch
-            self.running_mean = (1 - m) * self.running_mean + m * mu.data.reshape(-1)  # eq. (5.7): (D,)
-            self.running_var = (1 - m) * self.running_var + m * var.data.reshape(-1) * n / (n - 1)  # unbiased: (D,)
+            n, momentum = x.size // x.shape[1], self.momentum  # values averaged per feature; this batch's weight
+            self.running_mean = (1 - momentum) * self.running_mean + momentum * mu.data.reshape(-1)  # eq. (5.7): (D,)
+            self.running_var = ((1 - momentum) * self.running_var
+                                + momentum * var.data.reshape(-1) * n / (n - 1))  # unbiased: (D,)
             self.num_batches_tracked = self.num_batches_tracked + 1
         else:  # the running averages, constants to the engine
             centred = x - self.running_mean.reshape(shape)  # x − μ, the shape of x

@@ -22,6 +22,7 @@ from ._checks import (
     one_colour_per_class,
     one_value_per_x,
 )
+from ._checks import text as described
 from .style import CLASS_COLORS, CLASS_MARKERS, LEGEND_OUTSIDE, LEGEND_OVER_DATA, use_book_style  # noqa: F401
 
 __all__ = [
@@ -33,6 +34,7 @@ __all__ = [
     "plot_linear_boundary",
     "plot_decision_regions",
     "plot_confusion_matrix",
+    "plot_kernel_row",
     "draw_graph",
 ]
 
@@ -257,6 +259,32 @@ def plot_confusion_matrix(ax, C, *, class_names, title=None):
     ax.grid(False)
     if title:
         ax.set_title(title)
+    return ax
+
+
+@checked(ax=axes, kernels="array (F, kh, kw)", limit="rate", label=described("the row's label", optional=True))
+def plot_kernel_row(ax, kernels, *, limit, label=None):
+    """Draw F kernels side by side, a blank column between two, on the diverging scale −limit (blue) to +limit (red).
+
+    Sharing ``limit`` between several rows puts them on one colour scale; ``ax.images[0]`` is the image to give a
+    colour bar. The kernels are numbered below their middle column; ``label`` names the row on its left.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    kernels : array_like of shape (F, kh, kw)
+    limit : float
+        The largest |entry| the colour scale shows.
+    label : str, optional
+    """
+    F, _, kw = kernels.shape
+    tiles = np.pad(np.asarray(kernels, dtype=float), ((0, 0), (0, 0), (0, 1)), constant_values=np.nan)  # blank column
+    ax.imshow(np.hstack(list(tiles))[:, :-1], cmap="RdBu_r", vmin=-limit, vmax=limit)  # (kh, F·(kw + 1) − 1)
+    ax.set_xticks([(kw + 1) * f + (kw - 1) / 2 for f in range(F)], [str(f) for f in range(F)])
+    ax.set_yticks([])
+    if label:
+        ax.set_ylabel(label, rotation=0, ha="right", va="center")
+    ax.grid(False)
     return ax
 
 

@@ -80,6 +80,11 @@ EXAMPLES = {
         roles={"C": "array"},
         extra=_NOT_AX + [("a negative count", {"C": np.array([[3, -1], [0, 4]])}, (ValueError,)),
                          ("a fractional count", {"C": np.array([[3, 0.5], [0, 4]])}, (ValueError,))]),
+    "implementations.notebook.plotting.plot_kernel_row": Example(
+        build=lambda: (plotting.plot_kernel_row, {"ax": _ax(), "kernels": np.ones((2, 3, 3)), "limit": 1.0}),
+        roles={"kernels": "array"},
+        extra=_NOT_AX + [("one kernel of shape (3, 3)", {"kernels": np.ones((3, 3))}, (ValueError,)),
+                         ("a limit of 0", {"limit": 0.0}, (ValueError,))]),
     "implementations.notebook.plotting.draw_graph": Example(
         build=lambda: (plotting.draw_graph, {"ax": _ax(), "output": _graph()}),
         extra=_NOT_AX + [("an array instead of a Tensor", {"output": np.ones(2)}, (TypeError,)),

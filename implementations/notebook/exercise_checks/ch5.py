@@ -1,6 +1,8 @@
 """The checks of the exercises of chapter 5, Convolutional and residual networks: one per exercise, named after the
 reader's function."""
 
+import functools
+
 import numpy as np
 
 from ...engine.autograd import Tensor
@@ -9,7 +11,21 @@ from ...nn.normalization import BatchNorm1d
 from ..exercises import check_function
 from ._shared import part_of, parts_to_check
 
-__all__ = ["conv_output_size", "conv1x1_as_dense", "batchnorm_backward", "receptive_field"]
+__all__ = ["conv_output_size", "conv1x1_as_dense", "batchnorm_backward", "receptive_field", "conv2d_kernel_grad"]
+
+
+def _returning_int(candidate):
+    """``candidate`` refusing, as a TypeError that the check reports, a result that is not an int (28.0 included)."""
+    if not callable(candidate):
+        return candidate  # the check's declaration refuses it
+    @functools.wraps(candidate)
+    def wrapped(*args):
+        result = candidate(*args)
+        if isinstance(result, bool) or not isinstance(result, (int, np.integer)):
+            raise TypeError(f"returned {result!r} of type {type(result).__name__}; the exercise asks for an int "
+                            "(a size or a count): use integer arithmetic such as //, or int(...)")
+        return result
+    return wrapped
 
 
 def _conv_size_inputs(rng, size):
@@ -32,10 +48,11 @@ def conv_output_size(candidate, *, rng):
     The number of positions of a window of length k moved by ``stride`` along an axis of length n with ``padding``
     zeros at each end, ⌊(n + 2·padding − k) / stride⌋ + 1; the four arguments are ints, n, k and stride at least 1,
     padding at least 0, and k <= n + 2·padding. The inputs include strides that do not divide n + 2·padding − k,
-    no padding, and k = n + 2·padding (one position).
+    no padding, and k = n + 2·padding (one position). A result that is not an int (28.0, say) is refused.
     """
     __tracebackhide__ = True
-    check_function(candidate, lambda n, k, padding, stride: conv.conv_output_size(n, k, stride=stride, padding=padding),
+    check_function(_returning_int(candidate),
+                   lambda n, k, padding, stride: conv.conv_output_size(n, k, stride=stride, padding=padding),
                    _conv_size_inputs, rng=rng)
 
 
@@ -119,8 +136,42 @@ def receptive_field(candidate, *, rng):
 
     ``layers`` is a list of (kernel_size, stride) pairs of ints, input side first, at least one; the result is r_L,
     the receptive field of the last layer in input pixels, from r₀ = j₀ = 1, r_l = r_{l−1} + (k_l − 1)·j_{l−1} and
-    j_l = j_{l−1}·s_l (the jump j_{l−1} is the product of the strides before layer l).
+    j_l = j_{l−1}·s_l (the jump j_{l−1} is the product of the strides before layer l). A result that is not an int
+    is refused.
     """
     __tracebackhide__ = True
-    check_function(candidate, lambda layers: int(conv.receptive_field(layers)[0][-1]), _receptive_field_inputs,
+    check_function(_returning_int(candidate), lambda layers: int(conv.receptive_field(layers)[0][-1]),
+                   _receptive_field_inputs,
                    rng=rng)
+
+
+def _kernel_grad_reference(x, grad_out, kernel_size, stride, padding):
+    """∂L/∂K of ``conv2d(x, K, stride=stride, padding=padding)`` when ∂L/∂A = grad_out, by the engine."""
+    F, C = grad_out.shape[1], x.shape[1]
+    kernel = Tensor(np.zeros((F, C, kernel_size, kernel_size)), requires_grad=True)  # A is linear in K: any K
+    conv.conv2d(Tensor(x), kernel, stride=stride, padding=padding).backward(grad_out)
+    return kernel.grad
+
+
+def _kernel_grad_inputs(rng, size):
+    """(x, grad_out, kernel_size, stride, padding): N from 1 (batches of 2 and 3 from the third input), C ≠ F,
+    H ≠ W, padding 0 or 1 and stride 1 or 2 in turn (a stride that leaves a remainder included), k from 1 to 3."""
+    N, C = 1 + min(size // 3, 2), 1 + size % 3
+    F, k = C + 1 + size % 2, 1 + (size + 1) % 3
+    padding, stride = size % 2, 1 + (size // 2) % 2
+    H = k + 2 + size % 4
+    W = H + 1 + size % 2  # W ≠ H: a swapped spatial axis shows
+    H_out, W_out = (conv.conv_output_size(n, k, stride=stride, padding=padding) for n in (H, W))
+    return rng.normal(size=(N, C, H, W)), rng.normal(size=(N, F, H_out, W_out)), k, stride, padding
+
+
+def conv2d_kernel_grad(candidate, *, rng):
+    """``conv2d_kernel_grad(x, grad_out, kernel_size, stride, padding)`` -> ∂L/∂K, against the engine's gradient.
+
+    x has shape (N, C, H, W) and grad_out = ∂L/∂A shape (N, F, H_out, W_out), the outputs of eq. (5.1) with a
+    kernel of shape (F, C, k, k), k = kernel_size; the result has shape (F, C, k, k):
+    ∂L/∂K[f, c, u, v] = Σ_n Σ_{i,j} grad_out[n, f, i, j] · x̃[n, c, s·i + u, s·j + v], x̃ the padded input, summed
+    over the batch. The inputs have C ≠ F and H ≠ W, batches of 1 to 3, padding 0 or 1 and stride 1 or 2.
+    """
+    __tracebackhide__ = True
+    check_function(candidate, _kernel_grad_reference, _kernel_grad_inputs, rng=rng)
