@@ -105,6 +105,8 @@ def test_merges_equal_naive_recount(training_text):
     tok = BPETokenizer().train(training_text, 256 + n_merges)
     assert list(tok.merges.items()) == merges
     assert tok.encode(training_text).tolist() == tokens  # encoding the training text gives training's tokens
+    rebuilt = BPETokenizer.from_merges([tuple(p) for p in tok.merges])  # encodes each word afresh, no cache from train
+    assert rebuilt.encode(training_text).tolist() == tokens
     with pytest.raises(ValueError, match=f"expected vocab_size <= {256 + n_merges} for this text"):
         BPETokenizer().train(training_text, 256 + n_merges + 1)  # nothing left to merge
 

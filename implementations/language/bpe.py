@@ -102,6 +102,8 @@ def _merge_in_words(words, counts, pair, new_id, pair_counts, holders, heap):
     changed = set()
     for i in holders.pop(pair):
         old, new = words[i], _merge(words[i], pair, new_id)
+        if len(new) == len(old):
+            continue  # the word lost the pair to an earlier merge: nothing changes
         for p in pairwise(old):
             pair_counts[p] -= counts[i]
         for p in pairwise(new):
@@ -187,6 +189,7 @@ class BPETokenizer(_text_checks.SetBy):
             merges[pair] = new_id
             _merge_in_words(words, counts, pair, new_id, pair_counts, holders, heap)
         self._set_merges(merges)
+        self._cache = {word: ids for word, ids in zip(word_counts, words, strict=True)}  # what encode would give
         return self
 
     @classmethod
