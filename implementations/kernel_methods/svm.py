@@ -227,13 +227,13 @@ def fit_svm_dual(K, y, *, C, tol=1e-6, max_iter=100_000):
     for _ in range(max_iter):
         up = np.where(positive, alpha < C, alpha > 0)  # (N,): I_up, whose eq. (3.20) reads b >= b̂ₖ: lower bounds
         low = np.where(positive, alpha > 0, alpha < C)  # (N,): I_low, whose eq. (3.20) reads b <= b̂ₖ: upper bounds
-        i = int(np.argmax(np.where(up, b_hat, -np.inf)))  # the maximal violator, b̂ᵢ = b_lower(α)
-        b_upper = np.min(np.where(low, b_hat, np.inf))  # b_upper(α), the smallest upper bound on b
+        i = int(np.where(up, b_hat, -np.inf).argmax())  # the maximal violator, b̂ᵢ = b_lower(α)
+        b_upper = np.where(low, b_hat, np.inf).min()  # b_upper(α), the smallest upper bound on b
         if b_hat[i] - b_upper < tol:  # the gap b_lower(α) − b_upper(α), eq. (3.21)
             break
         q = np.maximum(K_diag[i] + K_diag - 2.0 * K[i], 1e-12)  # (N,): curvature qᵢₖ of D along the pair's line
         slope = b_hat[i] - b_hat  # (N,): dD/dΔ at Δ = 0, > 0 for a violating pair
-        j = int(np.argmax(np.where(low & (slope > 0), slope**2 / q, -np.inf)))  # the largest gain, unclipped
+        j = int(np.where(low & (slope > 0), slope**2 / q, -np.inf).argmax())  # the largest gain, unclipped
         room_i = C - alpha[i] if positive[i] else alpha[i]  # how far Δ can go before αᵢ hits its bound
         room_j = alpha[j] if positive[j] else C - alpha[j]
         delta = min(slope[j] / q[j], room_i, room_j)  # the maximiser of D on the line, clipped to the box
