@@ -274,7 +274,7 @@ def plot_kernel_row(ax, kernels, *, limit, label=None):
     ax : matplotlib.axes.Axes
     kernels : array_like of shape (F, kh, kw)
     limit : float
-        The largest |entry| the colour scale shows.
+        The largest absolute value of an entry that the colour scale shows.
     label : str, optional
     """
     F, _, kw = kernels.shape
