@@ -15,7 +15,6 @@ seeded and single-threaded, so a rerun on the same machine writes the same numbe
 """
 
 import argparse
-import hashlib
 import json
 import sys
 import time
@@ -25,6 +24,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from train_language_model import update_checksum  # noqa: E402  (one home for the data/SHA256SUMS update)
 
 from implementations import data  # noqa: E402
 from implementations.data import preprocessing  # noqa: E402
@@ -101,16 +102,6 @@ def run(config):
             print(f"{name:<20} seed {seed}: {parameter_count(model):5} parameters, test accuracy "
                   f"{correct.mean():.3f}, epoch kept {kept:2}, {time.perf_counter() - start:.0f} s", flush=True)
     return arrays
-
-
-def update_checksum(path):
-    """Replace (or add) the file's line in data/SHA256SUMS."""
-    sums = path.parent / "SHA256SUMS"
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    lines = [line for line in sums.read_text().splitlines() if not line.endswith(f"  {path.name}")]
-    lines.append(f"{digest}  {path.name}")
-    sums.write_text("\n".join(sorted(lines, key=lambda line: line.split()[-1])) + "\n")
-    return digest
 
 
 def main():
