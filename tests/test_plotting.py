@@ -196,3 +196,13 @@ def test_a_kernel_row_shows_each_kernel_between_blank_columns_on_the_given_scale
     assert ax.images[0].get_clim() == (-10.0, 10.0)
     assert list(ax.get_xticks()) == [1.0, 5.0] and [t.get_text() for t in ax.get_xticklabels()] == ["0", "1"]
     assert ax.get_ylabel() == "row"
+
+
+def test_an_outline_runs_along_the_edges_of_the_pixels_it_encloses():
+    _, ax = plt.subplots()
+    plotting.outline_pixels(ax, 2, 1, 3, label="window", edgecolor="C1")  # rows 2-4, columns 1-3
+    plotting.outline_pixels(ax, -1, 0, 2, 4)  # rows -1..0 (padding above the image), columns 0-3
+    square, wide = ax.patches
+    assert square.get_xy() == (0.5, 1.5) and (square.get_width(), square.get_height()) == (3, 3)
+    assert wide.get_xy() == (-0.5, -1.5) and (wide.get_width(), wide.get_height()) == (4, 2)
+    assert not square.get_fill() and square.get_label() == "window"

@@ -35,6 +35,7 @@ __all__ = [
     "plot_decision_regions",
     "plot_confusion_matrix",
     "plot_kernel_row",
+    "outline_pixels",
     "draw_graph",
 ]
 
@@ -285,6 +286,31 @@ def plot_kernel_row(ax, kernels, *, limit, label=None):
     if label:
         ax.set_ylabel(label, rotation=0, ha="right", va="center")
     ax.grid(False)
+    return ax
+
+
+@checked(ax=axes, top="number", left="number", height="rate", width="rate?",
+         label=described("the outline's label", optional=True))
+def outline_pixels(ax, top, left, height, width=None, *, label=None, **style):
+    """Outline the pixels of an ``imshow`` image in rows top … top + height − 1, columns left … left + width − 1.
+
+    A square when ``width`` is None. Pixel (r, c) of ``imshow`` covers [c − 0.5, c + 0.5] × [r − 0.5, r + 0.5], so the outline runs along the pixels'
+    edges. ``style`` goes to the rectangle (``edgecolor``, ``linewidth``, ``linestyle``); it is not filled. With a
+    ``label`` the outline appears in a legend made by ``ax.legend()`` or ``fig.legend()``.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+    top, left : float
+        The first row and column (a negative value reaches into padding drawn around the image).
+    height : float > 0
+    width : float > 0, optional
+    label : str, optional
+    """
+    from matplotlib.patches import Rectangle
+
+    width = height if width is None else width
+    ax.add_patch(Rectangle((left - 0.5, top - 0.5), width, height, fill=False, label=label, **style))
     return ax
 
 

@@ -85,6 +85,11 @@ EXAMPLES = {
         roles={"kernels": "array"},
         extra=_NOT_AX + [("one kernel of shape (3, 3)", {"kernels": np.ones((3, 3))}, (ValueError,)),
                          ("a limit of 0", {"limit": 0.0}, (ValueError,))]),
+    "implementations.notebook.plotting.outline_pixels": Example(
+        build=lambda: (plotting.outline_pixels, {"ax": _ax(), "top": 1, "left": 2, "height": 3, "width": 2}),
+        roles={"top": "scalar", "left": "scalar", "height": "rate", "width": "rate?"},
+        extra=_NOT_AX + [("a height of 0", {"height": 0}, (ValueError,)),
+                         ("a label that is a number", {"label": 3}, (TypeError,))]),
     "implementations.notebook.plotting.draw_graph": Example(
         build=lambda: (plotting.draw_graph, {"ax": _ax(), "output": _graph()}),
         extra=_NOT_AX + [("an array instead of a Tensor", {"output": np.ones(2)}, (TypeError,)),
