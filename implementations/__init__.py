@@ -10,6 +10,8 @@ folder              what it holds, and where the book teaches it
 ``nn``              chapters 4–5 (and the layer norm of 7): modules, layers, convolution, normalization, optimizers
 ``sequence``        chapter 6: recurrent networks (RNN, LSTM, GRU) and backpropagation through time
 ``language``        chapter 7: text, BPE, word2vec, n-grams, attention, transformers, encoder–decoders, decoding
+``unsupervised``    learning without labels (before the generative models): PCA and probabilistic PCA, k-means,
+                    Gaussian mixtures fitted by EM and the lower bound that EM maximises
 ``generative``      chapter 8: GANs, variational autoencoders, diffusion, and the MMD that judges them
 ``evaluation``      chapters 1–2 and after: classification metrics, cross-validation, bias and variance
 ``preliminaries``   appendix A: finite-difference gradients and Jacobians, the check of every derivative

@@ -24,8 +24,8 @@ import implementations
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "implementations"
 FIRST_EDITION = json.loads((ROOT / "tests" / "fixtures" / "first_edition_student_code.json").read_text("utf-8"))
-PARTS = ["linear", "kernel_methods", "engine", "nn", "sequence", "language", "generative", "evaluation",
-         "preliminaries", "data", "notebook"]
+PARTS = ["linear", "kernel_methods", "engine", "nn", "sequence", "language", "unsupervised", "generative",
+         "evaluation", "preliminaries", "data", "notebook"]
 
 # The chapter of each part's modules, for the rule that no module imports from a later chapter's module. The parts
 # without a chapter are the book's helpers and shared kernels, which any chapter may use.

@@ -1,0 +1,260 @@
+"""k-means: Lloyd's algorithm, k-means++ seeding, restarts, and the silhouette that scores a clustering.
+
+k-means looks for K centres c₁, …, c_K and an assignment zᵢ of every point to one of them that minimise the
+objective (scikit-learn's inertia) J = Σᵢ ‖x⁽ⁱ⁾ − c_{zᵢ}‖². Lloyd's algorithm alternates two steps, each of which
+can only lower J: assign every point to its nearest centre, then move every centre to the mean of its points.
+"""
+
+import numpy as np
+
+from .._contract import checked
+from ._checks import centres_at_most_points, distinct_points_for_clusters, scorable_clustering
+
+__all__ = ["squared_distances", "assign_clusters", "update_centres", "lloyd", "seeding_probabilities",
+           "kmeans_plus_plus", "kmeans", "silhouette_samples", "silhouette_score"]
+
+
+@checked(X="array (N, m)", centres="array (K, m)")
+def squared_distances(X, centres):
+    """The squared Euclidean distances ‖x⁽ⁱ⁾ − c_k‖² from every point to every centre.
+
+    Computed from the differences themselves, not as ‖x‖² − 2xᵀc + ‖c‖², which loses the small distances to
+    round-off (a point that is a centre would not be at distance 0), in blocks of rows that keep at most about four
+    million differences in memory.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    centres : array_like of shape (K, m)
+
+    Returns
+    -------
+    D2 : ndarray of shape (N, K)
+    """
+    step = max(1, 2**22 // (centres.shape[0] * X.shape[1]))  # rows per block
+    D2 = np.empty((X.shape[0], centres.shape[0]))  # (N, K)
+    for start in range(0, X.shape[0], step):
+        diff = X[start : start + step, None, :] - centres[None, :, :]  # (B, 1, m) − (1, K, m) -> (B, K, m)
+        D2[start : start + step] = (diff**2).sum(axis=-1)  # (B, K)
+    return D2
+
+
+@checked(X="array (N, m)", centres="array (K, m)")
+def assign_clusters(X, centres):
+    """The assignment step: each point goes to its nearest centre, zᵢ = argminₖ ‖x⁽ⁱ⁾ − c_k‖².
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    centres : array_like of shape (K, m)
+
+    Returns
+    -------
+    labels : ndarray of shape (N,)
+        zᵢ (int64); a tie goes to the centre listed first.
+    objective : float
+        J = Σᵢ ‖x⁽ⁱ⁾ − c_{zᵢ}‖², the inertia of this assignment.
+    """
+    D2 = squared_distances(X, centres)  # (N, K)
+    labels = D2.argmin(axis=1)  # (N,)
+    return labels, float(D2[np.arange(X.shape[0]), labels].sum())
+
+
+@checked(X="array (N, m)", centres="array (K, m)", labels="labels (N,) < K")
+def update_centres(X, labels, centres):
+    """The update step: each centre moves to the mean of its points, c_k = (1/N_k) Σ_{zᵢ = k} x⁽ⁱ⁾.
+
+    **Empty clusters.** A centre that received no point has no mean. It moves to the point farthest from its own
+    centre (the second empty one to the second farthest, and so on), as scikit-learn does: that point's term of J
+    drops to 0 at the next assignment, so J still cannot rise.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    labels : array_like of shape (N,)
+        zᵢ in 0, …, K − 1.
+    centres : array_like of shape (K, m)
+        The centres the labels were assigned to.
+
+    Returns
+    -------
+    new_centres : ndarray of shape (K, m)
+    """
+    K = centres.shape[0]
+    counts = np.bincount(labels, minlength=K)  # N_k: (K,)
+    sums = np.zeros_like(centres)  # (K, m)
+    np.add.at(sums, labels, X)  # Σ_{zᵢ = k} x⁽ⁱ⁾
+    new = sums / np.maximum(counts, 1)[:, None]  # (K, m)
+    empty = np.flatnonzero(counts == 0)  # (E,)
+    far = np.argsort(-((X - centres[labels]) ** 2).sum(axis=1), kind="stable")  # points by distance to their centre
+    new[empty] = X[far[: empty.size]]  # (E, m)
+    return new
+
+
+@checked(X="array (N, m)", centres="array (K, m)", max_iter="count", also=centres_at_most_points)
+def lloyd(X, centres, *, max_iter=300):
+    """Lloyd's algorithm from the given centres: assignment and update steps until no assignment changes.
+
+    J never rises: the assignment step minimises it over the labels for fixed centres, the update step over the
+    centres for fixed labels (the mean minimises a sum of squared distances). There are finitely many assignments,
+    so the algorithm stops, at a local minimum that depends on the starting centres.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    centres : array_like of shape (K, m), K <= N
+        The starting centres.
+    max_iter : int, default 300
+        The most update steps; the result after the last one is returned if assignments still change.
+
+    Returns
+    -------
+    centres : ndarray of shape (K, m)
+    labels : ndarray of shape (N,)
+        The assignment to these centres (int64).
+    objectives : ndarray of shape (T + 1,)
+        J after the first assignment and after each of the T update-and-assignment rounds: never rising.
+    """
+    labels, J = assign_clusters(X, centres)  # (N,), float
+    objectives = [J]
+    for _ in range(max_iter):
+        centres = update_centres(X, labels, centres)  # (K, m)
+        new_labels, J = assign_clusters(X, centres)  # (N,), float
+        objectives.append(J)
+        if np.array_equal(new_labels, labels):
+            break
+        labels = new_labels
+    return centres, new_labels, np.array(objectives)
+
+
+@checked(X="array (N, m)", centres="array (j, m)")
+def seeding_probabilities(X, centres):
+    """The k-means++ probabilities p(i) = D(x⁽ⁱ⁾)² / Σₗ D(x⁽ˡ⁾)² that point i becomes the next centre.
+
+    D(x) is the distance from x to the nearest centre chosen so far: a point far from every centre is likely to be
+    picked, a point that already is a centre never is.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    centres : array_like of shape (j, m)
+        The centres chosen so far, j >= 1.
+
+    Returns
+    -------
+    p : ndarray of shape (N,)
+        Probabilities that sum to 1 (all 0 if every point already is a centre).
+    """
+    D2 = squared_distances(X, centres).min(axis=1)  # D(x⁽ⁱ⁾)²: (N,)
+    return D2 / max(D2.sum(), np.finfo(float).tiny)  # (N,)
+
+
+@checked(X="array (N, m)", K="count", rng="rng", also=distinct_points_for_clusters)
+def kmeans_plus_plus(X, K, rng):
+    """k-means++ seeding (Arthur and Vassilvitskii): K starting centres, each drawn with probability ∝ D(x)².
+
+    The first centre is a point drawn uniformly; each next one is drawn by :func:`seeding_probabilities`, the squared
+    distance to the nearest centre so far ("D² sampling"). In expectation the seeding alone is within a factor
+    O(log K) of the best objective.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    K : int
+        1 <= K <= the number of distinct points of X.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    centres : ndarray of shape (K, m)
+        K distinct points of X.
+    """
+    chosen = [int(rng.integers(X.shape[0]))]  # the first centre: uniform
+    for _ in range(1, K):
+        p = seeding_probabilities(X, X[chosen])  # (N,): ∝ D(x)²
+        chosen.append(int(rng.choice(X.shape[0], p=p)))
+    return X[chosen].copy()  # (K, m)
+
+
+@checked(X="array (N, m)", K="count", rng="rng", n_init="count", init={"k-means++", "random"}, max_iter="count",
+         also=distinct_points_for_clusters)
+def kmeans(X, K, rng, *, n_init=10, init="k-means++", max_iter=300):
+    """k-means with restarts: Lloyd's algorithm from ``n_init`` seedings, keeping the run of lowest objective.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    K : int
+        1 <= K <= the number of distinct points of X.
+    rng : numpy.random.Generator
+    n_init : int, default 10
+        The number of seedings (restarts).
+    init : {"k-means++", "random"}, default "k-means++"
+        k-means++ (:func:`kmeans_plus_plus`), or K distinct points drawn uniformly.
+    max_iter : int, default 300
+        The most update steps of each run of :func:`lloyd`.
+
+    Returns
+    -------
+    centres : ndarray of shape (K, m)
+    labels : ndarray of shape (N,)
+    objectives : ndarray of shape (T + 1,)
+        J along the best run; its last entry is the lowest final objective of all runs.
+    """
+    distinct = np.unique(X, axis=0)  # (N_distinct, m): random seeding draws K different points
+    best = None
+    for _ in range(n_init):
+        if init == "k-means++":
+            start = kmeans_plus_plus(X, K, rng)  # (K, m)
+        else:
+            start = distinct[rng.choice(distinct.shape[0], size=K, replace=False)]  # (K, m)
+        run = lloyd(X, start, max_iter=max_iter)  # (centres, labels, objectives)
+        if best is None or run[2][-1] < best[2][-1]:
+            best = run
+    return best
+
+
+@checked(X="array (N, m)", labels="labels (N,)", also=scorable_clustering)
+def silhouette_samples(X, labels):
+    """The silhouette sᵢ = (bᵢ − aᵢ) / max(aᵢ, bᵢ) of every point (Rousseeuw), in [−1, 1].
+
+    aᵢ is the mean distance from x⁽ⁱ⁾ to the other points of its cluster, bᵢ the mean distance to the points of the
+    nearest other cluster: sᵢ near 1 for a point well inside its cluster, near 0 on a border, negative for a point
+    closer to another cluster. A point alone in its cluster gets sᵢ = 0 (as in scikit-learn).
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    labels : array_like of shape (N,)
+        Cluster labels, any integers >= 0; between 2 and N − 1 distinct ones.
+
+    Returns
+    -------
+    s : ndarray of shape (N,)
+    """
+    _, z = np.unique(labels, return_inverse=True)  # clusters renumbered 0, …, C − 1: (N,)
+    dist = np.sqrt(squared_distances(X, X))  # (N, N)
+    onehot = np.eye(z.max() + 1)[z]  # (N, C)
+    size = onehot.sum(axis=0)  # (C,)
+    total = dist @ onehot  # Σ of the distances from each point to each cluster: (N, C)
+    rows = np.arange(X.shape[0])
+    a = total[rows, z] / np.maximum(size[z] - 1, 1)  # mean distance to the others of its cluster: (N,)
+    b = np.where(onehot == 1, np.inf, total / size).min(axis=1)  # nearest other cluster: (N,)
+    s = (b - a) / np.maximum(np.maximum(a, b), np.finfo(float).tiny)  # (N,)
+    return np.where(size[z] > 1, s, 0.0)  # a point alone in its cluster: 0
+
+
+@checked(X="array (N, m)", labels="labels (N,)", also=scorable_clustering)
+def silhouette_score(X, labels):
+    """The mean silhouette (1/N) Σᵢ sᵢ of a clustering, from :func:`silhouette_samples`: higher is better.
+
+    Parameters
+    ----------
+    X : array_like of shape (N, m)
+    labels : array_like of shape (N,)
+
+    Returns
+    -------
+    float
+    """
+    return float(silhouette_samples(X, labels).mean())
