@@ -115,43 +115,8 @@ def reverse_within_length(x, lengths):
     return x[np.arange(B)[:, None], source]
 
 
-def _attention(Q, K, V, *, subtract_max=True, diagonal=1, scaled=True, future=False):
-    T, d_k = Q.shape
-    scores = Q @ K.T / (np.sqrt(d_k) if scaled else 1.0)
-    rows, cols = np.tril_indices(T, k=-1) if future else np.triu_indices(T, k=diagonal)
-    scores[rows, cols] = -np.inf
-    if subtract_max:
-        scores = scores - scores.max(axis=1, keepdims=True)
-    weights = np.exp(scores)
-    return weights / weights.sum(axis=1, keepdims=True) @ V
-
-
-def causal_attention(Q, K, V):
-    return _attention(Q, K, V)
-
-
-def _positions(T, D, *, exponent_uses_column=False, swap=False):
-    PE = np.zeros((T, D))
-    for i in range(T):
-        for column in range(D):
-            two_k = column if exponent_uses_column else column - column % 2
-            angle = i / 10000 ** (two_k / D)
-            use_sin = (column % 2 == 0) != swap
-            PE[i, column] = np.sin(angle) if use_sin else np.cos(angle)
-    return PE
-
-
-def positional_encoding(T, D):
-    return _positions(T, D)
-
-
-def block_parameters(D, d_ff):
-    return 2 * (2 * D) + 4 * D * D + (D * d_ff + d_ff) + (d_ff * D + D)
-
-
 RIGHT = [averaged_gradient, ridge_weights, log_sigmoid, hessian, binary_weights, softplus, relu_net_grad_W1,
-         num_weights, gru_step, bptt_last, reverse_within_length, causal_attention, positional_encoding,
-         block_parameters]
+         num_weights, gru_step, bptt_last, reverse_within_length]
 
 
 def test_every_exercise_check_is_tested():
@@ -161,11 +126,12 @@ def test_every_exercise_check_is_tested():
     from test_exercise_checks_ch3 import RIGHT as RIGHT_CH3
     from test_exercise_checks_ch4 import RIGHT as RIGHT_CH4
     from test_exercise_checks_ch5 import RIGHT as RIGHT_CH5
+    from test_exercise_checks_ch7 import RIGHT as RIGHT_CH7
     from test_exercise_checks_ch8 import RIGHT as RIGHT_CH8
     from test_exercise_checks_unsupervised import RIGHT as RIGHT_UNSUPERVISED
 
-    tested = [f.__name__ for f in (*RIGHT, *RIGHT_CH1, *RIGHT_CH2, *RIGHT_CH3, *RIGHT_CH4, *RIGHT_CH5, *RIGHT_CH8,
-                                   *RIGHT_UNSUPERVISED)]
+    tested = [f.__name__ for f in (*RIGHT, *RIGHT_CH1, *RIGHT_CH2, *RIGHT_CH3, *RIGHT_CH4, *RIGHT_CH5, *RIGHT_CH7,
+                                   *RIGHT_CH8, *RIGHT_UNSUPERVISED)]
     assert sorted(tested) == sorted(exercise_checks.__all__)
 
 
@@ -239,21 +205,6 @@ WRONG = {
                                                      (lengths[:, None] - np.arange(x.shape[1])[None, :])
                                                      % x.shape[1], np.arange(x.shape[1])[None, :])]),
     ],
-    "causal_attention": [
-        ("no max-subtraction", lambda Q, K, V: _attention(Q, K, V, subtract_max=False)),
-        ("mask off by one: the diagonal hidden", lambda Q, K, V: _attention(Q, K, V, diagonal=0)),
-        ("not scaled by sqrt(d_k)", lambda Q, K, V: _attention(Q, K, V, scaled=False)),
-        ("mask transposed: looks at the future", lambda Q, K, V: _attention(Q, K, V, future=True)),
-    ],
-    "positional_encoding": [
-        ("exponent uses the column, not 2k", lambda T, D: _positions(T, D, exponent_uses_column=True)),
-        ("sine and cosine swapped", lambda T, D: _positions(T, D, swap=True)),
-        ("transposed", lambda T, D: _positions(T, D).T),
-    ],
-    "block_parameters": [
-        ("LayerNorms forgotten", lambda D, d_ff: block_parameters(D, d_ff) - 4 * D),
-        ("feed-forward biases forgotten", lambda D, d_ff: 4 * D + 4 * D * D + 2 * D * d_ff),
-    ],
 }
 
 
@@ -263,10 +214,11 @@ def test_every_exercise_has_at_least_two_wrong_answers():
     from test_exercise_checks_ch3 import WRONG as WRONG_CH3
     from test_exercise_checks_ch4 import WRONG as WRONG_CH4
     from test_exercise_checks_ch5 import WRONG as WRONG_CH5
+    from test_exercise_checks_ch7 import WRONG as WRONG_CH7
     from test_exercise_checks_ch8 import WRONG as WRONG_CH8
     from test_exercise_checks_unsupervised import WRONG as WRONG_UNSUPERVISED
 
-    everything = {**WRONG, **WRONG_CH1, **WRONG_CH2, **WRONG_CH3, **WRONG_CH4, **WRONG_CH5, **WRONG_CH8,
+    everything = {**WRONG, **WRONG_CH1, **WRONG_CH2, **WRONG_CH3, **WRONG_CH4, **WRONG_CH5, **WRONG_CH7, **WRONG_CH8,
                   **WRONG_UNSUPERVISED}
     assert set(everything) == set(exercise_checks.__all__)
     assert all(len(mistakes) >= 2 for mistakes in everything.values())
@@ -314,6 +266,8 @@ def test_a_seed_instead_of_a_generator_is_refused(check):
 
 def test_the_issue_examples_read_as_intended():
     """The failures a reader used to get: now named, with the input and the kind of mistake."""
+    from test_exercise_checks_ch7 import _attention
+
     def positional_encoding(T, D):
         angles = np.arange(T)[:, None] / 10000 ** (np.arange(0, D, 2) / D)  # (T, ceil(D / 2))
         PE = np.zeros((T, D))

@@ -27,6 +27,27 @@ def test_a_stored_notebook_carries_no_volatile_metadata(path):
                        f"{', ...' if len(found) > 5 else ''}): re-execute it with `make execute`, which writes none")
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
+def test_a_stored_notebook_keeps_each_printed_stream_in_one_output(path):
+    found = execute_notebooks.split_streams(json.loads(path.read_text(encoding="utf-8")))
+    assert not found, (f"{path.name} stores a cell's printed text in pieces ({', '.join(found[:5])}), as a busy "
+                       "kernel sent it: re-execute it with `make execute`, which joins them")
+
+
+def test_split_streams_are_found_and_joined():
+    nb = nbformat.v4.new_notebook()
+    out = nbformat.v4.new_output
+    nb.cells = [nbformat.v4.new_code_cell("x", outputs=[out("stream", name="stdout", text="a\n"),
+                                                        out("stream", name="stdout", text="b\n"),
+                                                        out("stream", name="stderr", text="w\n"),
+                                                        out("stream", name="stdout", text="c\n")])]
+    assert execute_notebooks.split_streams(nb) == ["cell 0: stdout"]
+    execute_notebooks.coalesce_streams(nb)
+    assert [(o.name, o.text) for o in nb.cells[0].outputs] == [("stdout", "a\nb\n"), ("stderr", "w\n"),
+                                                                ("stdout", "c\n")]
+    assert execute_notebooks.split_streams(nb) == []
+
+
 def test_the_check_finds_timestamps_and_widget_state():
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell("x"), nbformat.v4.new_code_cell("1")]

@@ -6,7 +6,9 @@ the pages load no widget JavaScript, so ``metadata.widgets`` is dropped before s
 ``store_widget_state=False`` is not an option: it fails on the slider cell with a KeyError.)
 
 Nothing that changes from one run to the next is stored: no execution timestamps (``record_timing=False``) and no
-widget state, so a re-execution whose outputs did not change leaves the notebook's file unchanged in git.
+widget state, so a re-execution whose outputs did not change leaves the notebook's file unchanged in git. A cell's
+printed text is stored as one output per stream: how the kernel cut it into messages depends on how busy the machine
+was (``coalesce_streams``), and nbval compares the joined text anyway.
 ``volatile_metadata`` lists what a notebook carries of either; tests/test_notebook_files.py fails on any.
 
 Usage: python tools/execute_notebooks.py NOTEBOOK...   (run it with the Makefile's NB_ENV environment)
@@ -41,6 +43,31 @@ def strip_volatile(nb):
             cell.metadata.pop(key, None)
 
 
+def coalesce_streams(nb):
+    """Join, in every code cell of ``nb``, consecutive outputs of the same stream (stdout or stderr) into one."""
+    for cell in nb.cells:
+        joined = []
+        for output in cell.get("outputs", []):
+            previous = joined[-1] if joined else None
+            if (output.output_type == "stream" and previous is not None and previous.output_type == "stream"
+                    and previous.name == output.name):
+                previous.text += output.text
+            else:
+                joined.append(output)
+        if "outputs" in cell:
+            cell.outputs = joined
+
+
+def split_streams(nb):
+    """Where ``nb`` (a dict) stores one stream in several consecutive outputs: ["cell 3: stdout", ...]."""
+    found = []
+    for index, cell in enumerate(nb["cells"]):
+        outputs = cell.get("outputs", [])
+        found += [f"cell {index}: {b['name']}" for a, b in zip(outputs, outputs[1:], strict=False)
+                  if a["output_type"] == b["output_type"] == "stream" and a["name"] == b["name"]]
+    return found
+
+
 def execute(path):
     """Execute the notebook at ``path`` in place; returns the seconds it took."""
     path = Path(path)
@@ -51,6 +78,7 @@ def execute(path):
     client.execute()
     seconds = time.perf_counter() - start
     strip_volatile(nb)
+    coalesce_streams(nb)
     nbformat.write(nb, path)
     return seconds
 

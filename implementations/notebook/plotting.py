@@ -294,9 +294,10 @@ def plot_kernel_row(ax, kernels, *, limit, label=None):
 def outline_pixels(ax, top, left, height, width=None, *, label=None, **style):
     """Outline the pixels of an ``imshow`` image in rows top … top + height − 1, columns left … left + width − 1.
 
-    A square when ``width`` is None. Pixel (r, c) of ``imshow`` covers [c − 0.5, c + 0.5] × [r − 0.5, r + 0.5], so the outline runs along the pixels'
-    edges. ``style`` goes to the rectangle (``edgecolor``, ``linewidth``, ``linestyle``); it is not filled. With a
-    ``label`` the outline appears in a legend made by ``ax.legend()`` or ``fig.legend()``.
+    A square when ``width`` is None. Pixel (r, c) of ``imshow`` covers [c − 0.5, c + 0.5] × [r − 0.5, r + 0.5], so
+    the outline runs along the pixels' edges. ``style`` goes to the rectangle (``edgecolor``, ``linewidth``,
+    ``linestyle``); it is not filled. With a ``label`` the outline appears in a legend made by ``ax.legend()`` or
+    ``fig.legend()``.
 
     Parameters
     ----------

@@ -1,0 +1,302 @@
+"""The exercise checks of chapter 7, transformers, accept a right answer and reject the classic wrong ones.
+
+Causal attention, sinusoidal positions, a block's parameters, BPE's merges, beam search over a bigram table, a bigram
+model's perplexity and one step of attention with a key–value cache: for each, a correct solution must print ``pass``
+and every listed mistake must raise ``ExerciseCheckFailed``. The references inside the checks are tested too: the
+BPE merges against a loop that recounts every pair, the beam search against an exhaustive search where the beam is
+wide enough to be exact.
+"""
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from implementations.notebook import exercise_checks
+from implementations.notebook.exercises import ExerciseCheckFailed
+
+# --- right answers ----------------------------------------------------------------------------------------------
+
+
+def _attention(Q, K, V, *, subtract_max=True, diagonal=1, scale="sqrt", future=False, mask_after=False):
+    T, d_k = Q.shape
+    scores = Q @ K.T / {"sqrt": np.sqrt(d_k), "d_k": d_k, "none": 1.0}[scale]
+    rows, cols = np.tril_indices(T, k=-1) if future else np.triu_indices(T, k=diagonal)
+    if not mask_after:
+        scores[rows, cols] = -np.inf
+    if subtract_max:
+        scores = scores - scores.max(axis=1, keepdims=True)
+    weights = np.exp(scores)
+    weights = weights / weights.sum(axis=1, keepdims=True)
+    if mask_after:  # the future's weights zeroed once the rows already sum to 1
+        weights[rows, cols] = 0.0
+    return weights @ V
+
+
+def causal_attention(Q, K, V):
+    return _attention(Q, K, V)
+
+
+def _positions(T, D, *, exponent_uses_column=False, swap=False):
+    PE = np.zeros((T, D))
+    for i in range(T):
+        for column in range(D):
+            two_k = column if exponent_uses_column else column - column % 2
+            angle = i / 10000 ** (two_k / D)
+            use_sin = (column % 2 == 0) != swap
+            PE[i, column] = np.sin(angle) if use_sin else np.cos(angle)
+    return PE
+
+
+def positional_encoding(T, D):
+    return _positions(T, D)
+
+
+def block_parameters(D, num_heads, d_ff):
+    return 2 * (2 * D) + 4 * D * D + (D * d_ff + d_ff) + (d_ff * D + D)
+
+
+def _merge(ids, pair, new_id):
+    out, i = [], 0
+    while i < len(ids):
+        if tuple(ids[i:i + 2]) == pair:
+            out.append(new_id)
+            i += 2
+        else:
+            out.append(ids[i])
+            i += 1
+    return out
+
+
+def _bpe(word_counts, num_merges, *, weighted=True, across_words=False, first_seen=False):
+    words = {w: list(w.encode("utf-8")) for w in word_counts}
+    if across_words:  # the corpus as one sequence: pairs span the end of a word and the start of the next
+        words = {"corpus": [i for w, c in word_counts.items() for _ in range(c) for i in w.encode("utf-8")]}
+        word_counts = {"corpus": 1}
+    merges = []
+    for new_id in range(256, 256 + num_merges):
+        pairs = Counter()
+        for w, ids in words.items():
+            for pair in zip(ids, ids[1:], strict=False):
+                pairs[pair] += word_counts[w] if weighted else 1
+        best = pairs.most_common(1)[0][0] if first_seen else min(pairs, key=lambda p: (-pairs[p], p))
+        words = {w: _merge(ids, best, new_id) for w, ids in words.items()}
+        merges.append(best)
+    return np.array(merges)
+
+
+def bpe_merges(word_counts, num_merges):
+    return _bpe(word_counts, num_merges)
+
+
+def _beam(P, beam_width, max_len, *, per_prefix=False, probabilities=False, drop_finished=False):
+    """Beam search over a bigram table, token 0 first, token V − 1 the end; with the classic mistakes as options."""
+    V = len(P)
+    score = P if probabilities else np.log(P)
+    beam, finished = [([0], 0.0)], []
+    for _ in range(max_len):
+        candidates = []
+        for ids, s in beam:
+            extended = sorted(((ids + [v], s + score[ids[-1], v]) for v in range(V)), key=lambda c: -c[1])
+            candidates += extended[:beam_width] if per_prefix else extended
+        if not per_prefix:
+            candidates.sort(key=lambda c: -c[1])
+        top = candidates if per_prefix else candidates[:beam_width]
+        if not drop_finished:
+            finished += [c for c in top if c[0][-1] == V - 1]
+        alive = [c for c in candidates if c[0][-1] != V - 1]
+        beam = alive if per_prefix else alive[:beam_width]
+    return np.array(max(finished + beam, key=lambda c: c[1])[0])
+
+
+def beam_search_table(P, beam_width, max_len):
+    return _beam(P, beam_width, max_len)
+
+
+def _perplexity(P, ids, *, total=False, base_2=False, mean_probability=False, first_token=False):
+    p = P[ids[:-1], ids[1:]]  # (T − 1,)
+    if first_token:  # the first token "predicted" from the last, as if the sequence wrapped around
+        p = P[np.roll(ids, 1), ids]
+    if mean_probability:
+        return np.array([1 / p.mean(), -np.log2(p.mean())])
+    nats = -np.log(p).sum() if total else -np.log(p).mean()
+    return np.array([2**nats if base_2 else np.exp(nats), nats if base_2 else nats / np.log(2)])
+
+
+def bigram_perplexity(P, ids):
+    return _perplexity(P, ids)
+
+
+def _cached(q, k, v, K_cache, V_cache, *, append_first=True, scale="d_k", own_key=True, first_row_mask=False):
+    grown_K, grown_V = np.vstack([K_cache, k]), np.vstack([V_cache, v])  # (t + 1, d_k), (t + 1, d_v)
+    keys, values = (grown_K, grown_V) if append_first else (K_cache, V_cache)
+    if not own_key:
+        keys, values = keys[:-1], values[:-1]
+    scores = keys @ q / np.sqrt(len(q) if scale == "d_k" else len(keys))  # (t + 1,)
+    if first_row_mask:  # the mask row of position 0 reused for the newest token: only the first key is seen
+        scores[1:] = -np.inf
+    weights = np.exp(scores - scores.max(initial=-np.inf))
+    return weights / weights.sum() @ values, grown_K, grown_V
+
+
+def attend_with_cache(q, k, v, K_cache, V_cache):
+    return _cached(q, k, v, K_cache, V_cache)
+
+
+RIGHT = [causal_attention, positional_encoding, block_parameters, bpe_merges, beam_search_table, bigram_perplexity,
+         attend_with_cache]
+
+
+def _bpe_by_recounting(word_counts, num_merges):
+    """Each merge from a fresh count over the whole text, pre-tokenized by the package and turned into bytes."""
+    from implementations.language.bpe import pretokenize
+
+    text = "".join(w * c for w, c in word_counts.items())
+    words = [list(w.encode("utf-8")) for w in pretokenize(text)]  # every occurrence, repeated
+    merges = []
+    for new_id in range(256, 256 + num_merges):
+        pairs = Counter(p for ids in words for p in zip(ids, ids[1:], strict=False))
+        best = min(pairs, key=lambda p: (-pairs[p], p))
+        words = [_merge(ids, best, new_id) for ids in words]
+        merges.append(best)
+    return np.array(merges)
+
+
+OTHER_RIGHT = [
+    ("causal_attention", "a loop over the queries",
+     lambda Q, K, V: np.array([_attention(Q[: i + 1], K[: i + 1], V[: i + 1])[-1] for i in range(len(Q))])),
+    ("bpe_merges", "every occurrence of every word counted afresh", _bpe_by_recounting),
+    ("bigram_perplexity", "a loop over the predicted tokens",
+     lambda P, ids: (lambda nats: np.array([np.exp(nats), nats / np.log(2)]))(
+         -sum(np.log(P[a, b]) for a, b in zip(ids[:-1], ids[1:], strict=True)) / (len(ids) - 1))),
+]
+
+# --- classic wrong answers ------------------------------------------------------------------------------------------
+
+WRONG = {
+    "causal_attention": [
+        ("no max-subtraction: exp overflows at scores of 10³", lambda Q, K, V: _attention(Q, K, V, subtract_max=False)),
+        ("mask off by one: the diagonal hidden", lambda Q, K, V: _attention(Q, K, V, diagonal=0)),
+        ("not scaled by sqrt(d_k)", lambda Q, K, V: _attention(Q, K, V, scale="none")),
+        ("divided by d_k instead of sqrt(d_k)", lambda Q, K, V: _attention(Q, K, V, scale="d_k")),
+        ("mask on the wrong triangle: looks at the future", lambda Q, K, V: _attention(Q, K, V, future=True)),
+        ("mask applied after the softmax", lambda Q, K, V: _attention(Q, K, V, mask_after=True)),
+    ],
+    "positional_encoding": [
+        ("exponent uses the column, not 2k", lambda T, D: _positions(T, D, exponent_uses_column=True)),
+        ("sine and cosine swapped", lambda T, D: _positions(T, D, swap=True)),
+        ("transposed", lambda T, D: _positions(T, D).T),
+    ],
+    "block_parameters": [
+        ("LayerNorms forgotten", lambda D, h, d_ff: block_parameters(D, h, d_ff) - 4 * D),
+        ("LayerNorm's β forgotten", lambda D, h, d_ff: block_parameters(D, h, d_ff) - 2 * D),
+        ("every head with full D x D matrices", lambda D, h, d_ff: block_parameters(D, h, d_ff) + 3 * (h - 1) * D * D),
+        ("each head's W_q, W_k, W_v and W_o counted as D x D", lambda D, h, d_ff: block_parameters(D, h, d_ff)
+         + 4 * (h - 1) * D * D),
+        ("feed-forward biases forgotten", lambda D, h, d_ff: 4 * D + 4 * D * D + 2 * D * d_ff),
+        ("biases given to the attention matrices", lambda D, h, d_ff: block_parameters(D, h, d_ff) + 4 * D),
+    ],
+    "bpe_merges": [
+        ("pairs counted across word boundaries", lambda wc, m: _bpe(wc, m, across_words=True)),
+        ("each distinct word counted once, not weighted by its count", lambda wc, m: _bpe(wc, m, weighted=False)),
+        ("ties go to the pair seen first, not the smallest", lambda wc, m: _bpe(wc, m, first_seen=True)),
+    ],
+    "beam_search_table": [
+        ("the best k tokens of every prefix kept: the beam grows", lambda *a: _beam(*a, per_prefix=True)),
+        ("probabilities summed instead of log-probabilities", lambda *a: _beam(*a, probabilities=True)),
+        ("finished hypotheses dropped", lambda *a: _beam(*a, drop_finished=True)),
+        ("greedy decoding whatever the width", lambda P, beam_width, max_len: _beam(P, 1, max_len)),
+    ],
+    "bigram_perplexity": [
+        ("exp of the sum instead of the mean", lambda P, ids: _perplexity(P, ids, total=True)),
+        ("base 2 for the perplexity, nats reported as bits", lambda P, ids: _perplexity(P, ids, base_2=True)),
+        ("probabilities averaged instead of log-probabilities",
+         lambda P, ids: _perplexity(P, ids, mean_probability=True)),
+        ("the first token scored too, though nothing predicts it",
+         lambda P, ids: _perplexity(P, ids, first_token=True)),
+    ],
+    "attend_with_cache": [
+        ("attends before appending the new key and value", lambda *a: _cached(*a, append_first=False)),
+        ("scaled by sqrt(t), the number of cached keys", lambda *a: _cached(*a, scale="T")),
+        ("the newest token's own key left out", lambda *a: _cached(*a, own_key=False)),
+        ("the causal mask's first row: only key 0 seen", lambda *a: _cached(*a, first_row_mask=True)),
+        ("the cache returned without the new key and value",
+         lambda q, k, v, K_cache, V_cache: (_cached(q, k, v, K_cache, V_cache)[0], K_cache, V_cache)),
+    ],
+}
+
+
+def test_the_checks_are_exported_in_the_chapters_order():
+    assert exercise_checks.ch7.__all__ == [f.__name__ for f in RIGHT]
+
+
+@pytest.mark.parametrize("solution", RIGHT, ids=lambda f: f.__name__)
+def test_a_right_answer_passes(solution, capsys):
+    getattr(exercise_checks, solution.__name__)(solution, rng=np.random.default_rng(0))
+    assert capsys.readouterr().out.startswith(f"pass: {solution.__name__}")
+
+
+@pytest.mark.parametrize(("check", "how", "solution"), OTHER_RIGHT, ids=[f"{c}: {h}" for c, h, _ in OTHER_RIGHT])
+def test_another_right_answer_passes(check, how, solution, capsys):
+    solution.__name__ = check
+    getattr(exercise_checks, check)(solution, rng=np.random.default_rng(1))
+    assert capsys.readouterr().out.startswith(f"pass: {check}")
+
+
+def test_every_check_has_at_least_two_wrong_answers():
+    assert set(WRONG) == {f.__name__ for f in RIGHT}
+    assert all(len(mistakes) >= 2 for mistakes in WRONG.values())
+
+
+@pytest.mark.parametrize(("check", "mistake", "wrong"),
+                         [(check, mistake, wrong) for check, cases in WRONG.items() for mistake, wrong in cases],
+                         ids=[f"{check}: {mistake}" for check, cases in WRONG.items() for mistake, _ in cases])
+@pytest.mark.parametrize("seed", [0, 11])
+def test_a_classic_mistake_fails(check, mistake, wrong, seed, capsys):
+    wrong.__name__ = check
+    with np.errstate(all="ignore"), pytest.raises(ExerciseCheckFailed, match=check):
+        getattr(exercise_checks, check)(wrong, rng=np.random.default_rng(seed))
+    assert f"pass: {check} agrees" not in capsys.readouterr().out
+
+
+# --- the references -------------------------------------------------------------------------------------------------
+
+def test_the_bpe_reference_is_a_recount_of_every_pair():
+    rng = np.random.default_rng(3)
+    for size in range(1, 15):
+        word_counts, num_merges = exercise_checks.ch7._corpus_inputs(rng, size)
+        np.testing.assert_array_equal(exercise_checks.ch7._bpe_reference(word_counts, num_merges),
+                                      _bpe_by_recounting(word_counts, num_merges))
+
+
+def test_a_beam_as_wide_as_every_sequence_finds_the_most_probable_one():
+    rng = np.random.default_rng(4)
+    for size in range(1, 8):
+        P, _, max_len = exercise_checks.ch7._table_inputs(rng, size)
+        V, log_P = len(P), np.log(P)
+        best, best_lp = None, -np.inf
+        for n in range(1, max_len + 1):  # every sequence 0, y_1, …, y_n: ending in V − 1, or of length max_len
+            for tail in itertools.product(range(V), repeat=n):
+                ends = tail[-1] == V - 1 and (V - 1) not in tail[:-1]
+                if not ends and (n < max_len or (V - 1) in tail):
+                    continue
+                ids = (0, *tail)
+                lp = sum(log_P[a, b] for a, b in zip(ids[:-1], ids[1:], strict=True))
+                if lp > best_lp:
+                    best, best_lp = ids, lp
+        np.testing.assert_array_equal(exercise_checks.ch7._beam_reference(P, V**max_len, max_len), best)
+
+
+def test_the_cached_steps_agree_with_one_pass_on_long_sequences():
+    Q, K, V = exercise_checks.ch7._cache_inputs(np.random.default_rng(5), 12)
+    run = exercise_checks.ch7._step_by_step(attend_with_cache)
+    np.testing.assert_allclose(run(Q, K, V), exercise_checks.ch7._causal_reference(Q, K, V), rtol=1e-12)
+
+
+def test_a_step_that_returns_one_result_is_told_what_to_return():
+    def attend_with_cache(q, k, v, K_cache, V_cache):
+        return _cached(q, k, v, K_cache, V_cache)[0]
+
+    with pytest.raises(ExerciseCheckFailed, match=r"(?s)attend_with_cache raised TypeError.*return y, K_cache"):
+        exercise_checks.attend_with_cache(attend_with_cache, rng=np.random.default_rng(0))
