@@ -240,3 +240,27 @@ def test_the_mmd_reference_is_what_the_unbiased_estimate_averages_to():
     estimates = [mmd.mmd2(mu_p + np.sqrt(0.5) * rng.standard_normal((60, 2)),
                           mu_q + np.sqrt(1.5) * rng.standard_normal((50, 2)), bandwidth=0.7) for _ in range(300)]
     assert abs(np.mean(estimates) - expected) < 4 * np.std(estimates) / np.sqrt(300)
+
+
+def test_the_first_editions_checks_still_accept_right_answers_and_reject_wrong_ones(capsys):
+    """Student copies made from the first edition still call ``gaussian_kl``, ``noised`` and ``mmd2_unbiased``."""
+    from implementations.generative import diffusion, mmd, vae
+
+    def gaussian_kl(mu, log_var):
+        return vae.gaussian_kl(mu, log_var).data
+
+    def noised(x0, t, betas, noise):
+        return diffusion.q_sample(x0, t, noise, diffusion.DDPMSchedule(betas))
+
+    def mmd2_unbiased(X, Y, s):
+        return mmd.mmd2(X, Y, bandwidth=s)
+
+    for right in (gaussian_kl, noised, mmd2_unbiased):
+        getattr(exercise_checks, right.__name__)(right, rng=np.random.default_rng(0))
+        assert capsys.readouterr().out.startswith(f"pass: {right.__name__}")
+
+    def mmd2_unbiased(X, Y, s):  # noqa: F811  (the biased estimate: a classic mistake)
+        return mmd.mmd2(X, Y, bandwidth=s, unbiased=False)
+
+    with pytest.raises(ExerciseCheckFailed, match="mmd2_unbiased"):
+        exercise_checks.mmd2_unbiased(mmd2_unbiased, rng=np.random.default_rng(0))
