@@ -1,6 +1,6 @@
-"""Tests of implementations.generative.mmd against double loops, scikit-learn's kernel, the closed form of MMD² between
-two
-Gaussians, simulation of the estimators' expectations, and hand-built samples for the mode metrics."""
+"""Tests of implementations.generative.mmd against double loops, a loop over the points, scikit-learn's kernel, the
+closed form of MMD² between two Gaussians, simulation of the estimators' expectations, hand-built samples for the mode
+metrics, and the shipped comparison of chapter 8's models."""
 
 import numpy as np
 import pytest
@@ -9,8 +9,10 @@ from implementations.data.synthetic import gaussian_ring_centres, make_gaussian_
 from implementations.generative.mmd import (
     assign_to_modes,
     high_quality_fraction,
+    load_ring_comparison,
     median_bandwidth,
     mmd2,
+    mode_std,
     modes_covered,
 )
 
@@ -199,3 +201,62 @@ def test_bad_input_is_refused_with_a_clear_message():
         modes_covered(X, np.zeros((4, 1)), radius=1.0)
     with pytest.raises(ValueError, match="min_count must be an integer >= 1"):
         modes_covered(X, CORNERS, radius=1.0, min_count=0)
+
+
+def test_mode_std_matches_a_loop_over_the_points_near_a_centre():
+    rng = np.random.default_rng(3)
+    centres = rng.normal(size=(4, 3)) * 5  # (K, D)
+    samples = centres[rng.integers(0, 4, size=60)] + rng.normal(size=(60, 3)) * rng.uniform(0.1, 1.5, size=(60, 1))
+    radius = 1.5
+    squared = []
+    for x in samples:  # one point at a time: its nearest centre, kept if within the radius
+        distances = [np.linalg.norm(x - c) for c in centres]
+        if min(distances) <= radius:
+            squared.append(min(distances) ** 2)
+    assert 0 < len(squared) < 60  # some points fall outside: the radius matters
+    np.testing.assert_allclose(mode_std(samples, centres, radius=radius), np.sqrt(np.mean(squared) / 3), rtol=1e-12)
+
+
+@pytest.mark.parametrize("std", [0.02, 0.05, 0.1])
+def test_mode_std_is_the_modes_standard_deviation_and_sees_narrow_modes(std):
+    X, _ = make_gaussian_ring(20_000, rng=np.random.default_rng(0), std=std)
+    centres = gaussian_ring_centres()
+    found = mode_std(X, centres, radius=0.5)  # 0.5 is 5 to 25 standard deviations: no truncation
+    # the mean of 40,000 squared standard normals has a relative standard error √(2/40000) = 0.7%; half of it for √
+    np.testing.assert_allclose(found, std, rtol=0.015)
+    # the high-quality fraction at 3 × 0.05 cannot tell the narrow modes from the right ones; mode_std can
+    if std < 0.05:
+        assert high_quality_fraction(X, centres, radius=0.15) > 0.98 and found < 0.6 * 0.05
+
+
+def test_mode_std_is_nan_when_no_point_is_near_a_centre():
+    assert np.isnan(mode_std(np.array([[10.0, 10.0]]), gaussian_ring_centres(), radius=0.5))
+
+
+def test_the_shipped_ring_comparison_holds_the_chapters_data_and_equal_budgets():
+    scores, null_mmd2, config = load_ring_comparison()
+    X, _ = make_gaussian_ring(config["data"]["n"], rng=np.random.default_rng(config["data"]["seed"]))
+    X_held_out, _ = make_gaussian_ring(config["held_out"]["n"], rng=np.random.default_rng(config["held_out"]["seed"]))
+    np.testing.assert_allclose(config["first_points"]["training"], X[:3], rtol=1e-12)
+    np.testing.assert_allclose(config["first_points"]["held_out"], X_held_out[:3], rtol=1e-12)
+    assert (config["data"]["seed"], config["held_out"]["seed"]) == (8, 13) and 8 in config["seeds"]
+    points = {config["gan"]["rounds"] * config["gan"]["batch"], config["vae"]["steps"] * config["vae"]["batch"],
+              config["ddpm"]["steps"] * config["ddpm"]["batch"]}
+    assert points == {config["points_seen"]}  # every model sees the same number of real points
+    assert set(scores) == set(config["runs"])
+    for rows in scores.values():
+        assert rows.shape == (len(config["seeds"]), 4)
+        assert np.all((0 <= rows[:, 0]) & (rows[:, 0] <= 8)) and np.all((0 <= rows[:, 1]) & (rows[:, 1] <= 1))
+    assert null_mmd2.shape == (config["null_draws"],) and abs(null_mmd2.mean()) < 3 * null_mmd2.std()
+
+
+def test_the_ring_comparison_loader_refuses_a_damaged_file(tmp_path):
+    import hashlib
+    bad = tmp_path / "ring_generative_comparison.npz"
+    bad.write_bytes(b"not an archive")
+    (tmp_path / "SHA256SUMS").write_text(f"{hashlib.sha256(bad.read_bytes()).hexdigest()}  {bad.name}\n")
+    with pytest.raises(ValueError, match="make generative-comparison"):
+        load_ring_comparison(data_dir=tmp_path)
+    (tmp_path / "SHA256SUMS").write_text(f"{'0' * 64}  {bad.name}\n")
+    with pytest.raises(ValueError, match="SHA-256"):
+        load_ring_comparison(data_dir=tmp_path)

@@ -253,7 +253,7 @@ def test_bad_input_is_refused_with_a_clear_message():
         vae.loss(np.zeros((2, 3)), rng=np.random.default_rng(0), n_samples=0)
     with pytest.raises(ValueError, match="likelihood must be one of"):
         VAE(3, 2, rng=np.random.default_rng(0), likelihood="poisson")
-    with pytest.raises(ValueError, match=r"log_var has 2 entries along axis 1, but mu's axis 1 gives L = 3"):
+    with pytest.raises(ValueError, match=r"log_var has 2 entries along axis 1, but mu's axis 1 gives d_z = 3"):
         gaussian_kl(np.zeros((2, 3)), np.zeros((2, 2)))
     with pytest.raises(ValueError, match="eps has shape"):
         reparameterize(np.zeros((2, 3)), np.zeros((2, 3)), np.zeros((2, 2)))

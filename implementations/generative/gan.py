@@ -269,9 +269,9 @@ class GAN(Module):
             return self.generator(z).data  # (n, data_dim)
 
 
-@checked(x="tensor (N, D)", also=_checks.a_batch)
+@checked(x="tensor (N, data_dim)", also=_checks.a_batch)
 def with_minibatch_std(x):
-    """x (N, D) with one more column holding the batch's spread, mean_j std_n x_nj (Karras et al., 2018).
+    """x (N, data_dim) with one more column holding the batch's spread, mean_j std_n x_nj (Karras et al., 2018).
 
     The standard deviation is the population one (over N, not N − 1), of each of the D features over the batch;
     their mean, the spread, is the same number in every row. A small 10⁻⁸ under the square root keeps its derivative
@@ -279,24 +279,25 @@ def with_minibatch_std(x):
 
     Parameters
     ----------
-    x : Tensor or array of shape (N, D)
+    x : Tensor or array of shape (N, data_dim)
         A batch of N >= 2 samples.
 
     Returns
     -------
-    Tensor of shape (N, D + 1)
+    Tensor of shape (N, data_dim + 1)
     """
-    deviation = x - x.mean(axis=0, keepdims=True)  # (N, D)
-    std = ((deviation * deviation).mean(axis=0) + 1e-8).sqrt()  # (D,): + 1e-8 keeps √ differentiable at 0
+    deviation = x - x.mean(axis=0, keepdims=True)  # (N, data_dim)
+    std = ((deviation * deviation).mean(axis=0) + 1e-8).sqrt()  # (data_dim,): + 1e-8 keeps √ differentiable at 0
     spread = std.mean()  # (): the batch's spread
-    return concatenate([x, spread * np.ones((x.shape[0], 1))], axis=1)  # (N, D + 1): the spread in every row
+    return concatenate([x, spread * np.ones((x.shape[0], 1))], axis=1)  # (N, data_dim + 1): the spread in every row
 
 
 A_GAN = _checks.instance_of(GAN, "GAN(2, 2, rng=rng)")  # the role of a GAN
 
 
-@checked(gan=A_GAN, x_real="tensor (N, D)", d_optimizer=_checks.optimizer, g_optimizer=_checks.optimizer, rng="rng",
-         kind=_checks.generator_loss_kind, d_steps="count", also=(_checks.fits_the_gan, _checks.optimizers_of_the_gan))
+@checked(gan=A_GAN, x_real="tensor (N, data_dim)", d_optimizer=_checks.optimizer, g_optimizer=_checks.optimizer,
+         rng="rng", kind=_checks.generator_loss_kind, d_steps="count",
+         also=(_checks.fits_the_gan, _checks.optimizers_of_the_gan))
 def gan_step(gan, x_real, *, d_optimizer, g_optimizer, rng, kind="non_saturating", d_steps=1):
     """One round of the game: ``d_steps`` steps of D on :func:`discriminator_loss`, then one step of G.
 

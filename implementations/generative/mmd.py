@@ -9,16 +9,29 @@ its samples Y with samples X of the data:
 - for data drawn from a known mixture (:func:`implementations.data.synthetic.make_gaussian_ring`), how many of its
   K modes the samples reach (:func:`modes_covered`) and what fraction of the samples lies near some mode
   (:func:`high_quality_fraction`): a model that collapses onto a few modes can have good samples and still miss most
-  of the distribution.
+  of the distribution; and how widely the samples near a mode spread around it (:func:`mode_std`), which catches
+  modes made too narrow as well as too wide.
+
+``tools/train_generative_comparison.py`` (``make generative-comparison``) scores the chapter's models on the ring
+from several seeds at equal budgets; :func:`load_ring_comparison` reads what it wrote.
 """
+
+import json
+import zipfile
 
 import numpy as np
 
 from .._contract import checked
+from .._validation import folder_holding
+from ..data import datasets
 from ..kernel_methods.kernels import rbf_kernel
 from . import _checks
 
-__all__ = ["mmd2", "median_bandwidth", "assign_to_modes", "modes_covered", "high_quality_fraction"]
+__all__ = ["mmd2", "median_bandwidth", "assign_to_modes", "modes_covered", "high_quality_fraction", "mode_std",
+           "load_ring_comparison"]
+
+#: The comparison that ``tools/train_generative_comparison.py`` (``make generative-comparison``) writes in ``data/``.
+RING_COMPARISON = "ring_generative_comparison.npz"
 
 
 def _squared_distances(X, Y):
@@ -30,7 +43,7 @@ def _squared_distances(X, Y):
 @checked(X="array (m, D)", Y="array (n, D)", bandwidth="rate", unbiased="flag",
          also=_checks.two_points_each_if_unbiased)
 def mmd2(X, Y, *, bandwidth, unbiased=True):
-    """Estimate of the squared maximum mean discrepancy MMD²(P, Q) of eq. (8.12) between samples X ~ P and Y ~ Q.
+    """Estimate of the squared maximum mean discrepancy MMD²(P, Q) of eq. (8.14) between samples X ~ P and Y ~ Q.
 
     With κ(x, y) = exp(−‖x − y‖² / (2s²)), chapter 3's :func:`~implementations.kernel_methods.kernels.rbf_kernel` of
     width s, and K_XX, K_YY, K_XY its matrices on the samples,
@@ -178,3 +191,67 @@ def high_quality_fraction(samples, centres, *, radius):
     """
     return float(np.mean(assign_to_modes(samples, centres, radius=radius) >= 0))
 
+
+
+@checked(samples="array (N, D)", centres="array (K, D)", radius="penalty")
+def mode_std(samples, centres, *, radius):
+    """How widely the samples near a mode spread around its centre: √(mean ‖x − μ_k‖² / D) over the samples x within
+    ``radius`` of their nearest centre μ_k (of :func:`assign_to_modes`).
+
+    For samples of Gaussian modes N(μ_k, σ² I) and a radius of many σ it is σ. The high-quality fraction cannot tell a
+    mode drawn too narrow from a right one (both put their samples near the centre); this number can.
+
+    Parameters
+    ----------
+    samples : array_like of shape (N, D)
+    centres : array_like of shape (K, D)
+    radius : float
+        r ≥ 0; pick it well above the modes' width and below half the distance between two centres (the chapter
+        takes 10σ = 0.5 on the ring).
+
+    Returns
+    -------
+    float
+        ≥ 0, or NaN when no sample lies within the radius of a centre.
+    """
+    mode = assign_to_modes(samples, centres, radius=radius)  # (N,)
+    near = mode >= 0  # (N,)
+    if not near.any():
+        return float("nan")
+    squared = ((samples[near] - centres[mode[near]]) ** 2).sum(axis=1)  # (N_near,) ‖x − μ_k‖²
+    return float(np.sqrt(squared.mean() / samples.shape[1]))
+
+
+@checked(data_dir=folder_holding(RING_COMPARISON))
+def load_ring_comparison(*, data_dir=None):
+    """The GANs, VAEs and diffusion models of chapter 8 trained on the ring from several seeds, scored as
+    ``tools/train_generative_comparison.py`` wrote them; the file is checked against ``data/SHA256SUMS`` first.
+
+    Parameters
+    ----------
+    data_dir : str or pathlib.Path, optional
+        Folder holding ``ring_generative_comparison.npz`` and ``SHA256SUMS``; defaults to the repository's ``data/``.
+
+    Returns
+    -------
+    scores : dict of str -> ndarray of shape (S, 4)
+        For each run (a model and its budget, e.g. ``"GAN, 1,050 rounds"``), one row per seed of ``config["seeds"]``:
+        modes covered, high-quality fraction, :func:`mode_std` and MMD² against the held-out ring.
+    null_mmd2 : ndarray of shape (R,)
+        MMD² of R new samples of the ring itself against the same held-out points: the spread of a perfect model.
+    config : dict
+        The data, the budgets, the seeds and the settings of the measures; ``config["first_points"]`` holds the first
+        points of the training and held-out rings, to check that a reader's data are the same.
+    """
+    path = datasets.shipped_file(RING_COMPARISON, data_dir=data_dir)  # checked against SHA256SUMS first
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            config = json.loads(str(stored["config"]))
+            scores = {run: stored[f"scores/{run}"] for run in config["runs"]}
+            null_mmd2 = stored["null_mmd2"]
+    except (KeyError, TypeError, ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+        detail = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc).rstrip(".")
+        raise ValueError(f"{path} is not the archive that tools/train_generative_comparison.py writes (reading it "
+                         f"failed: {detail}). Restore it and its checksum with `git checkout -- data/{RING_COMPARISON} "
+                         "data/SHA256SUMS`, or retrain with `make generative-comparison`.") from exc
+    return scores, null_mmd2, config

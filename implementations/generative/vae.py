@@ -29,7 +29,7 @@ from . import _checks
 __all__ = ["gaussian_kl", "reparameterize", "VAE", "latent_grid"]
 
 
-@checked(mu="tensor (*B, L)", log_var="tensor (*B, L)")
+@checked(mu="tensor (*B, d_z)", log_var="tensor (*B, d_z)")
 def gaussian_kl(mu, log_var):
     """KL(N(μ, diag σ²) ‖ N(0, I)) = ½ Σ_j (μ_j² + σ_j² − 1 − log σ_j²) over the latent dimensions j, eq. (8.6).
 
@@ -39,9 +39,9 @@ def gaussian_kl(mu, log_var):
 
     Parameters
     ----------
-    mu : Tensor or array of shape (..., L)
+    mu : Tensor or array of shape (..., d_z)
         The means μ of q.
-    log_var : Tensor or array of shape (..., L)
+    log_var : Tensor or array of shape (..., d_z)
         log σ², the log-variances of q.
 
     Returns
@@ -52,7 +52,7 @@ def gaussian_kl(mu, log_var):
     return 0.5 * (mu * mu + log_var.exp() - 1.0 - log_var).sum(axis=-1)  # (*B,): one divergence per row
 
 
-@checked(mu="tensor (*B, L)", log_var="tensor (*B, L)", eps="array", also=_checks.noise_like_mu)
+@checked(mu="tensor (*B, d_z)", log_var="tensor (*B, d_z)", eps="array", also=_checks.noise_like_mu)
 def reparameterize(mu, log_var, eps):
     """z = μ + exp(½ log σ²) ⊙ ε, eq. (8.7): a sample of N(μ, diag σ²), differentiable in μ and log σ².
 
@@ -62,16 +62,16 @@ def reparameterize(mu, log_var, eps):
 
     Parameters
     ----------
-    mu, log_var : Tensor or array of shape (..., L)
-    eps : array_like of shape (..., L), or (K, ..., L)
-        Standard normal noise; extra leading axes give K samples per (μ, σ²) at once.
+    mu, log_var : Tensor or array of shape (..., d_z)
+    eps : array_like of shape (..., d_z), or (S, ..., d_z)
+        Standard normal noise; extra leading axes give S samples per (μ, σ²) at once.
 
     Returns
     -------
     z : Tensor of the shape of ``eps``
     """
-    sigma = np.exp(0.5 * log_var.data)  # (*B, L)
-    z = mu.data + sigma * eps  # (K, *B, L)
+    sigma = np.exp(0.5 * log_var.data)  # (*B, d_z)
+    z = mu.data + sigma * eps  # (S, *B, d_z)
 
     def backward(g):  # ∂z/∂μ = 1, ∂z/∂(log σ²) = ½ σ ε; sample axes summed back
         return _unbroadcast(g, mu.shape), _unbroadcast(g * (0.5 * sigma * eps), log_var.shape)
@@ -142,7 +142,7 @@ class VAE(Module):
         """
         h = self.encoder(x)  # (N, 2L)
         L = self.latent_dim
-        return h[:, :L], h[:, L:]  # μ, log σ²: (N, L) each
+        return h[:, :L], h[:, L:]  # μ, log σ²: (N, d_z) each
 
     @checked(z="tensor (..., self.latent_dim)")
     def decode(self, z):
@@ -158,7 +158,7 @@ class VAE(Module):
         -------
         Tensor of shape (..., data_dim)
         """
-        out = self.decoder(z)  # (..., D): the Gaussian mean, or the Bernoulli logits
+        out = self.decoder(z)  # (..., data_dim): the Gaussian mean, or the Bernoulli logits
         return out.sigmoid() if self.likelihood == "bernoulli" else out
 
     @checked(x="tensor (N, self.data_dim)", z="tensor (..., N, self.latent_dim)", also=_checks.pixels_if_bernoulli)
@@ -173,18 +173,18 @@ class VAE(Module):
         x : Tensor or array of shape (N, data_dim)
             In [0, 1] for ``likelihood="bernoulli"``.
         z : Tensor or array of shape (..., N, latent_dim)
-            Codes of the N examples, with any leading axes (K samples each: (K, N, latent_dim)).
+            Codes of the N examples, with any leading axes (S samples each: (S, N, latent_dim)).
 
         Returns
         -------
         Tensor of shape (..., N)
         """
-        out = self.decoder(z)  # (K, N, D): the Gaussian means m(z), or the Bernoulli logits l(z)
+        out = self.decoder(z)  # (S, N, data_dim): the Gaussian means m(z), or the Bernoulli logits l(z)
         if self.likelihood == "bernoulli":
-            return (x * out - out.softplus()).sum(axis=-1)  # (K, N): Σ_d x_d l_d − log(1 + e^{l_d})
+            return (x * out - out.softplus()).sum(axis=-1)  # (S, N): Σ_d x_d l_d − log(1 + e^{l_d})
         variance = self.sigma**2  # σ_dec²
-        squared = ((out - x) ** 2).sum(axis=-1)  # (K, N): ‖x − m(z)‖²
-        return squared * (-0.5 / variance) - 0.5 * self.data_dim * np.log(2 * np.pi * variance)  # (K, N)
+        squared = ((out - x) ** 2).sum(axis=-1)  # (S, N): ‖x − m(z)‖²
+        return squared * (-0.5 / variance) - 0.5 * self.data_dim * np.log(2 * np.pi * variance)  # (S, N)
 
     # --- the bound ------------------------------------------------------------------------------------------------
 
@@ -213,10 +213,10 @@ class VAE(Module):
         elbo, reconstruction, kl : Tensors of shape () (or (N,) with ``average=False``)
             In nats, with elbo = reconstruction − kl; elbo is to be maximized (the loss is −elbo, :meth:`loss`).
         """
-        mu, log_var = self.encode(x)  # (N, L) each
-        eps = rng.standard_normal((n_samples, *mu.shape))  # (K, N, L)
-        z = reparameterize(mu, log_var, eps)  # (K, N, L)
-        reconstruction = self.log_likelihood(x, z).mean(axis=0)  # (N,): mean over the K samples
+        mu, log_var = self.encode(x)  # (N, d_z) each
+        eps = rng.standard_normal((n_samples, *mu.shape))  # (S, N, d_z)
+        z = reparameterize(mu, log_var, eps)  # (S, N, d_z)
+        reconstruction = self.log_likelihood(x, z).mean(axis=0)  # (N,): mean over the S samples
         kl = gaussian_kl(mu, log_var)  # (N,)
         elbo = reconstruction - kl  # (N,)
         if average:
@@ -251,9 +251,9 @@ class VAE(Module):
         -------
         ndarray of shape (n, data_dim)
         """
-        z = Tensor(rng.standard_normal((n, self.latent_dim)))  # (n, L)
+        z = Tensor(rng.standard_normal((n, self.latent_dim)))  # (n, d_z)
         with no_grad():
-            mean = self.decode(z).data  # (n, D)
+            mean = self.decode(z).data  # (n, data_dim)
         if not noise:
             return mean
         if self.likelihood == "bernoulli":

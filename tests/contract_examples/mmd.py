@@ -35,4 +35,12 @@ EXAMPLES = {
         build=lambda: (mmd.high_quality_fraction, {"samples": X, "centres": CENTRES, "radius": 0.5}),
         roles={"samples": "array", "centres": "array", "radius": "penalty"},
         extra=_CENTRES),
+    "implementations.generative.mmd.mode_std": Example(
+        build=lambda: (mmd.mode_std, {"samples": X, "centres": CENTRES, "radius": 0.5}),
+        roles={"samples": "array", "centres": "array", "radius": "penalty"},
+        extra=_CENTRES),
+    "implementations.generative.mmd.load_ring_comparison": Example(
+        build=lambda: (mmd.load_ring_comparison, {}),
+        extra=[("a missing folder", {"data_dir": "/nonexistent/folder"}, (FileNotFoundError,)),
+               ("a number as the folder", {"data_dir": 42}, (TypeError,))]),
 }

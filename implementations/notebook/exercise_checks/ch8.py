@@ -5,7 +5,7 @@ import numpy as np
 from ...generative import diffusion, mmd, vae
 from ..exercises import check_function
 
-__all__ = ["gaussian_discriminator", "gaussian_kl", "noised", "mmd2_unbiased"]
+__all__ = ["gaussian_discriminator", "kl_to_gaussian_prior", "noised_variance", "mmd2_gaussians"]
 
 
 def _gaussian_discriminator_reference(x, mu_d, sigma_d, mu_g, sigma_g):
@@ -34,6 +34,68 @@ def gaussian_discriminator(candidate, *, rng):
                    warnings_as_errors=True)
 
 
+def _kl_to_gaussian_prior_reference(mu, log_var, prior_mu, prior_log_var):
+    """KL(N(μ, diag σ²) ‖ N(μ_p, diag σ_p²)) by rows: ½ Σ_j [(σ_j² + (μ_j − μ_pj)²)/σ_pj² − 1 − log(σ_j²/σ_pj²)]."""
+    variance, prior_variance = np.exp(log_var), np.exp(prior_log_var)
+    return 0.5 * ((variance + (mu - prior_mu) ** 2) / prior_variance - 1.0 - log_var + prior_log_var).sum(axis=1)
+
+
+def _two_diagonal_gaussians_inputs(rng, size):
+    N, d_z = size, 1 + size % 4
+    return tuple(rng.normal(size=(N, d_z)) for _ in range(4))
+
+
+def kl_to_gaussian_prior(candidate, *, rng):
+    """``kl_to_gaussian_prior(mu, log_var, prior_mu, prior_log_var)``: KL(q ‖ p) of two diagonal Gaussians, per row."""
+    __tracebackhide__ = True
+    check_function(candidate, _kl_to_gaussian_prior_reference, _two_diagonal_gaussians_inputs, rng=rng)
+
+
+def _noised_variance_reference(var0, betas):
+    alpha_bars = diffusion.DDPMSchedule(betas).alpha_bars  # (T,) ᾱ_1, …, ᾱ_T
+    return alpha_bars * var0 + 1.0 - alpha_bars  # (T,) Var[x_t] = ᾱ_t Var[x_0] + 1 − ᾱ_t
+
+
+def _variance_inputs(rng, size):
+    """A random schedule of T = size + 1 steps and a variance of x_0 away from 1 (at 1 every answer is 1)."""
+    return float(rng.choice([0.1, 4.0]) * np.exp(rng.uniform(-0.5, 0.5))), rng.uniform(0.01, 0.4, size=size + 1)
+
+
+def noised_variance(candidate, *, rng):
+    """``noised_variance(var0, betas)``: the variance of x_t, t = 1, …, T, for data of variance var0."""
+    __tracebackhide__ = True
+    check_function(candidate, _noised_variance_reference, _variance_inputs, rng=rng)
+
+
+def _expected_rbf(difference_mean, variance, s, D):
+    """E exp(−‖u‖²/(2s²)) for u ~ N(c, variance · I_D): per coordinate √(s²/(s² + v)) exp(−c²/(2(s² + v)))."""
+    return (s**2 / (s**2 + variance)) ** (D / 2) * np.exp(-np.sum(difference_mean**2) / (2 * (s**2 + variance)))
+
+
+def _mmd2_gaussians_reference(mu_p, var_p, mu_q, var_q, s):
+    D = len(mu_p)
+    zero = np.zeros(D)
+    within_p = _expected_rbf(zero, 2 * var_p, s, D)  # x − x' ~ N(0, 2 v_P I)
+    within_q = _expected_rbf(zero, 2 * var_q, s, D)
+    across = _expected_rbf(mu_p - mu_q, var_p + var_q, s, D)  # x − y ~ N(μ_P − μ_Q, (v_P + v_Q) I)
+    return np.array(within_p + within_q - 2 * across)
+
+
+def _two_isotropic_gaussians_inputs(rng, size):
+    """Dimensions 1, 2, 3 in turn, means a few widths apart, variances and width around 1."""
+    D = 1 + size % 3
+    var_p, var_q, s = np.exp(rng.uniform(-1, 1, size=3))
+    return rng.normal(size=D), float(var_p), rng.normal(size=D), float(var_q), float(s)
+
+
+def mmd2_gaussians(candidate, *, rng):
+    """``mmd2_gaussians(mu_p, var_p, mu_q, var_q, s)``: the exact MMD² between N(μ_P, v_P I) and N(μ_Q, v_Q I)."""
+    __tracebackhide__ = True
+    check_function(candidate, _mmd2_gaussians_reference, _two_isotropic_gaussians_inputs, rng=rng)
+
+
+# The first edition's exercises 2 to 4 asked for the KL term, the jump to step t and the unbiased MMD, all three shown
+# in the chapter; student copies made from it still call these checks, so they stay (not in __all__).
 def _gaussian_kl_reference(mu, log_var):
     return vae.gaussian_kl(mu, log_var).data  # (N,)
 
