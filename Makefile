@@ -1,6 +1,6 @@
 # Machine Learning from scratch: build, test and run the book.
-# Needs only make and python3 (3.11 from 3.11.5, 3.12 or 3.13), and npm for the site test's axe-core; everything else goes
-# into $(VENV).
+# Needs only make and python3 (3.11 from 3.11.5, 3.12 or 3.13), and npm for the site test's axe-core; everything
+# else goes into $(VENV).
 # `make` alone lists the targets.
 
 VENV ?= .venv
@@ -34,7 +34,7 @@ BOOK_ENV = $(NB_ENV) MLFS_FIGURE_SCALE=2
 
 help:
 	@echo "Targets:"
-	@echo "  make install    create $(VENV), install requirements.txt and the site test's axe-core (only when they changed)"
+	@echo "  make install    create $(VENV), install requirements.txt and the site test's axe-core (when they changed)"
 	@echo "  make book       build the HTML book into _build/html (runs changed notebooks)"
 	@echo "  make pdf        build the PDF edition into $(PDF) (needs TeX: see tools/tex-packages.txt)"
 	@echo "  make test       ruff, pytest, strict nbval natively and in a foreign numerical environment,"
@@ -93,10 +93,11 @@ $(LAB_EXTENSION)/package.json: tools/lab_extension/package.json tools/lab_extens
 AXE_CORE = $(VENV)/share/axe-core
 $(AXE_CORE)/node_modules/axe-core/axe.min.js: tests/site/package.json tests/site/package-lock.json | $(PY)
 	@if command -v npm >/dev/null; then \
-		rm -rf $(AXE_CORE) && mkdir -p $(AXE_CORE) && cp tests/site/package.json tests/site/package-lock.json $(AXE_CORE)/ && \
+		rm -rf $(AXE_CORE) && mkdir -p $(AXE_CORE) && \
+		cp tests/site/package.json tests/site/package-lock.json $(AXE_CORE)/ && \
 		echo "npm ci: axe-core into $(AXE_CORE)" && \
 		(cd $(AXE_CORE) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) && touch $@; \
-	else echo "note: npm not found, so axe-core (the site test's accessibility audit) is not installed: apt-get install npm"; fi
+	else echo "note: no npm, so the site test's axe-core is not installed: apt-get install npm, then make install"; fi
 
 # The stamp's date cannot tell a venv that drifted from the lock since (a package upgraded by hand, e.g. %pip in a
 # notebook; files copied with old dates; a Python replaced by a system upgrade): tools/preflight.py compares every
