@@ -1,5 +1,6 @@
 # Machine Learning from scratch: build, test and run the book.
-# Needs only make and python3 (3.11 from 3.11.5, 3.12 or 3.13); everything else goes into $(VENV).
+# Needs only make and python3 (3.11 from 3.11.5, 3.12 or 3.13), and npm for the site test's axe-core; everything
+# else goes into $(VENV).
 # `make` alone lists the targets.
 
 VENV ?= .venv
@@ -33,7 +34,7 @@ BOOK_ENV = $(NB_ENV) MLFS_FIGURE_SCALE=2
 
 help:
 	@echo "Targets:"
-	@echo "  make install    create $(VENV) and install requirements.txt (only when they changed)"
+	@echo "  make install    create $(VENV), install requirements.txt and the site test's axe-core (when they changed)"
 	@echo "  make book       build the HTML book into _build/html (runs changed notebooks)"
 	@echo "  make pdf        build the PDF edition into $(PDF) (needs TeX: see tools/tex-packages.txt)"
 	@echo "  make test       ruff, pytest, strict nbval natively and in a foreign numerical environment,"
@@ -86,10 +87,23 @@ $(LAB_EXTENSION)/package.json: tools/lab_extension/package.json tools/lab_extens
 	cp -R tools/lab_extension $(LAB_EXTENSION)
 	touch $@
 
+# axe-core, the accessibility engine of the site test and tools/a11y_audit.py (tests/site/a11y.py): the exact version
+# pinned in tests/site/package.json, checked against the integrity hash in tests/site/package-lock.json, installed by
+# npm from the registry into the venv, so that no test fetches it. Made again when the pin changes; without npm,
+# a one-line note (the site test then stops, saying what is missing).
+AXE_CORE = $(VENV)/share/axe-core
+$(AXE_CORE)/node_modules/axe-core/axe.min.js: tests/site/package.json tests/site/package-lock.json | $(PY)
+	@if command -v npm >/dev/null; then \
+		rm -rf $(AXE_CORE) && mkdir -p $(AXE_CORE) && \
+		cp tests/site/package.json tests/site/package-lock.json $(AXE_CORE)/ && \
+		echo "npm ci: axe-core into $(AXE_CORE)" && \
+		(cd $(AXE_CORE) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) && touch $@; \
+	else echo "note: no npm, so the site test's axe-core is not installed: apt-get install npm, then make install"; fi
+
 # The stamp's date cannot tell a venv that drifted from the lock since (a package upgraded by hand, e.g. %pip in a
 # notebook; files copied with old dates; a Python replaced by a system upgrade): tools/preflight.py compares every
 # installed version with its pin, says in one line what differs, and the lock is installed again.
-install: $(STAMP) $(LAB_EXTENSION)/package.json
+install: $(STAMP) $(LAB_EXTENSION)/package.json $(AXE_CORE)/node_modules/axe-core/axe.min.js
 	@$(PY) tools/preflight.py venv requirements.txt || { $(PY) -m pip install -r requirements.txt && \
 		$(PY) tools/preflight.py venv requirements.txt --reinstalled; }
 

@@ -1,4 +1,5 @@
-"""The supported Pythons: the Makefile's check of the interpreter, and the one lock for all of them."""
+"""The supported Pythons: the Makefile's check of the interpreter, and the one lock for all of them; the npm lock of
+the site test's axe-core."""
 
 import re
 import subprocess
@@ -39,6 +40,22 @@ def test_the_lock_is_universal_with_markers_only_where_needed():
     markers = re.findall(r"^\S+==\S+ ; (.+)$", text, flags=re.MULTILINE)
     assert markers, "a universal lock has platform markers (appnope, colorama, ...): was it resolved with --universal?"
     assert not any("python_full_version < '3.11" in m or "python_version < '3.11'" in m for m in markers)
+
+
+def test_axe_core_is_pinned_exactly_and_locked_with_its_hash():
+    """tests/site/package.json pins one axe-core version (no range that a later release would satisfy); its lock,
+    which `make install` installs with `npm ci`, holds that version, its integrity hash and no download address."""
+    import json
+
+    site = ROOT / "tests" / "site"
+    pin = json.loads((site / "package.json").read_text(encoding="utf-8"))["dependencies"]["axe-core"]
+    assert re.fullmatch(r"\d+\.\d+\.\d+", pin), f"axe-core {pin!r} is not an exact version"
+    lock = json.loads((site / "package-lock.json").read_text(encoding="utf-8"))
+    assert lock["packages"][""]["dependencies"] == {"axe-core": pin}, "package-lock.json is stale: run npm install"
+    locked = lock["packages"]["node_modules/axe-core"]
+    assert locked["version"] == pin and locked["integrity"].startswith("sha512-"), locked
+    assert "resolved" not in locked, "the lock names a download address (npm config omit-lockfile-registry-resolved)"
+    assert set(lock["packages"]) == {"", "node_modules/axe-core"}, "axe-core needs no other package"
 
 
 def _fake_python(tmp_path, version):

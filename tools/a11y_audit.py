@@ -99,7 +99,7 @@ def summarize(found: dict[str, dict], verbose: bool = False) -> str:
             rule["pages"].add(page)
             by_impact[v["impact"]]["nodes"] += len(v["nodes"])
             by_impact[v["impact"]]["pages"].add(page)
-    out = [f"axe-core {a11y.AXE_TAGS} on {len(found)} pages", ""]
+    out = [f"axe-core {a11y.AXE_VERSION} {a11y.AXE_TAGS} on {len(found)} pages", ""]
     out.append(table(["impact", "nodes", "pages"],
                      [[i, by_impact[i]["nodes"], len(by_impact[i]["pages"])] for i in a11y.IMPACTS]))
     out.append("")

@@ -22,8 +22,10 @@ possible in the document tree and the HTML writer, before anything reaches the b
   or lighter (dark mode) colour, hover included; the letter rows of Sphinx's index tables lose their light grey
   shade under the dark mode's light text.
 * **Widgets the theme renders in JavaScript** (``a11y_assets/static/accessibility.js``, the one place where
-  no build-time fix reaches): the search buttons' keyboard hint and the colour-mode icons are kept out of the
-  buttons' names, the solution dropdowns' buttons say "Show solution" / "Hide solution", and Sphinx's index
+  no build-time fix reaches): the search buttons are named by all they show, "Search Ctrl + K" with the keyboard
+  hint, not "Search"; the colour-mode button by its purpose and the mode its icon shows ("Color mode: Dark"),
+  following the mode (WCAG 2.5.3, label in name: axe-core 4.14.1 counts a hidden hint or an icon's title as part
+  of the visible label); the solution dropdowns' buttons say "Show solution" / "Hide solution", and Sphinx's index
   tables (``py-modindex``, the proof index) are marked as layout tables.
 
 Everything is served from the book (``_static/``); nothing is loaded from elsewhere.

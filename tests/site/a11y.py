@@ -4,16 +4,36 @@ Used by the site test (tests/site/test_site.py), which fails on any critical or 
 image without a real alternative text, and by ``tools/a11y_audit.py``, which prints every finding of a built book
 as a table.
 
-axe-core is the copy bundled with the pinned Python package selenium-axe-python (axe-core 4.9.1); its ``Axe``
-class reads that file from the package and injects it into the page, so nothing is downloaded. The rules are
-those of WCAG 2.0/2.1 levels A and AA plus axe's best practices. Run it after MathJax has typeset the page, or it
-audits raw TeX instead of the formulas a reader meets.
+axe-core is the version pinned in ``tests/site/package.json`` (with its integrity hash in ``package-lock.json``),
+which ``make install`` puts into the venv with npm (``.venv/share/axe-core/node_modules/axe-core/axe.min.js``); the
+environment variable ``AXE_CORE_JS`` names another copy of that file. The script is read from disk and injected into
+the page, so nothing is downloaded, and the page must report the pinned version (``axe.version``): a copy left from
+an older pin stops the audit instead of passing it with older rules. The rules are those of WCAG 2.0/2.1 levels A
+and AA plus axe's best practices. Run it after MathJax has typeset the page, or it audits raw TeX instead of the
+formulas a reader meets.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
+from pathlib import Path
+
+#: The axe-core version of the site test: the exact pin of tests/site/package.json.
+PACKAGE_JSON = Path(__file__).with_name("package.json")
+AXE_VERSION = json.loads(PACKAGE_JSON.read_text(encoding="utf-8"))["dependencies"]["axe-core"]
+
+
+def axe_script() -> Path:
+    """The axe-core script to inject: $AXE_CORE_JS, or the copy that make install put into the venv."""
+    default = Path(sys.prefix) / "share" / "axe-core" / "node_modules" / "axe-core" / "axe.min.js"
+    path = Path(os.environ.get("AXE_CORE_JS") or default)
+    if not path.is_file():
+        raise FileNotFoundError(f"axe-core {AXE_VERSION} is not installed at {path}: run make install (it needs npm)")
+    return path
+
 
 #: axe-core's rule tags: WCAG 2.0 and 2.1, levels A and AA, and axe's best practices.
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
@@ -22,9 +42,9 @@ AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 #: against the wrong folder and log a 404 on the page; only css-orientation-lock needs it (below).
 AXE_OPTIONS = {"runOnly": {"type": "tag", "values": AXE_TAGS}, "resultTypes": ["violations"], "preload": False}
 #: axe runs a rule it marks "experimental" only when asked by name. Those that test a WCAG 2.x A/AA criterion are
-#: part of the audit (in axe 4.9.1: label-content-name-mismatch, WCAG 2.5.3 "the spoken name contains the visible
-#: label"; p-as-heading, table-fake-caption, td-has-header), except css-orientation-lock, which needs the
-#: preloaded style sheets (the book locks no orientation). Experimental best practices are not.
+#: part of the audit (in axe 4.14.1: p-as-heading, table-fake-caption, td-has-header; in older versions such as 4.9.1
+#: also label-content-name-mismatch, WCAG 2.5.3, a rule of its own since), except css-orientation-lock, which needs
+#: the preloaded style sheets (the book locks no orientation). Experimental best practices are not.
 WCAG_TAGS = [t for t in AXE_TAGS if t.startswith("wcag")]
 EXPERIMENTAL_WCAG_RULES = """
 return axe.getRules().filter(r => r.tags.includes("experimental") && r.tags.some(t => arguments[0].includes(t)))
@@ -65,9 +85,13 @@ def axe_violations(driver) -> list[dict]:
     """Run axe-core on the page open in ``driver``; its violations (axe's result objects)."""
     from selenium_axe_python import Axe
 
-    axe = Axe(driver)  # reads selenium_axe_python/axe-core/axe.min.js, the bundled copy: no download
+    axe = Axe(driver, script_url=str(axe_script()))  # the pinned copy in the venv, read from disk: no download
     if not driver.execute_script("return typeof window.axe !== 'undefined'"):
         axe.inject()
+    version = driver.execute_script("return axe.version")
+    if version != AXE_VERSION:
+        raise RuntimeError(f"the page runs axe-core {version}, not the pinned {AXE_VERSION} (tests/site/package.json): "
+                           f"{axe.script_url} is stale; run make install")
     experimental = driver.execute_script(EXPERIMENTAL_WCAG_RULES, WCAG_TAGS)
     options = {**AXE_OPTIONS, "rules": {rule: {"enabled": True} for rule in experimental}}
     # Axe.run pastes its options into the script as text, so give it JSON.

@@ -6,11 +6,12 @@ formula (no raw TeX left), that every image loaded, that every internal link and
 nothing was fetched from anywhere but the local server (the book works offline). The search page must find
 "gradient descent". A screenshot of each chapter's first screen goes to ``_build/screenshots/``.
 
-Every page is also audited for accessibility once MathJax has typeset it (tests/site/a11y.py): axe-core, the copy
-bundled with the pinned selenium-axe-python (nothing is downloaded), with the WCAG 2.0/2.1 A and AA rules and axe's
-best practices, must find no critical or serious violation; and every image in the page's content must have an
-alternative text that describes it, not an empty one, a file name or a path (a notebook figure gets it from its
-cell's ``mystnb.image.alt`` metadata). ``tools/a11y_audit.py`` prints all findings, minor ones included.
+Every page is also audited for accessibility once MathJax has typeset it (tests/site/a11y.py): axe-core, the version
+pinned in tests/site/package.json that make install puts into the venv (nothing is downloaded while testing), with
+the WCAG 2.0/2.1 A and AA rules and axe's best practices, must find no critical or serious violation; and every
+image in the page's content must have an alternative text that describes it, not an empty one, a file name or a path
+(a notebook figure gets it from its cell's ``mystnb.image.alt`` metadata). ``tools/a11y_audit.py`` prints all
+findings, minor ones included.
 
 The built book tested is ``_build/html``, or the folder named by the environment variable ``BOOK_HTML``.
 
@@ -216,7 +217,10 @@ def test_page_is_accessible(page, server, browser):
 
 
 # A page with what the audit must catch: a link of low contrast (#8ab4f8 on white, 2.1:1), an image without an
-# alt attribute and one whose alt is its file's path; and a described image and a well-contrasted link it must pass.
+# alt attribute and one whose alt is its file's path, a button named "Search" that shows "Search Ctrl+K" (the
+# theme's search button before book/_ext/a11y_assets/static/accessibility.js names it: axe-core 4.9.1 let the hidden
+# hint pass, the pinned 4.14.1 does not); and a described image, a well-contrasted link and a button named by all
+# it shows, which it must pass.
 PLANTED = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Planted problems</title></head>
 <body><main>
@@ -226,6 +230,8 @@ PLANTED = """<!DOCTYPE html>
   <img id="no-alt" src="dot.png" width="20" height="20">
   <img id="path-alt" src="dot.png" alt="../_images/3c0486666ba4.png" width="20" height="20">
   <img id="described" src="dot.png" alt="A single blue dot." width="20" height="20">
+  <button id="short-name" aria-label="Search"><span>Search</span> <kbd aria-hidden="true">Ctrl+K</kbd></button>
+  <button id="full-name"><span>Find</span> <kbd>Ctrl+F</kbd></button>
 </main></body></html>
 """
 DOT_PNG = base64.b64decode(  # a 1x1 PNG
@@ -244,11 +250,74 @@ def test_audit_catches_planted_problems(browser, tmp_path):
     contrast_targets = [t for n in by_rule["color-contrast"]["nodes"] for t in n["target"]]
     assert contrast_targets == ["#faint"], contrast_targets
     assert "image-alt" in by_rule, "axe must report the image without alt"
-    assert {v["id"] for v in a11y.blocking(violations)} >= {"color-contrast", "image-alt"}
+    assert "label-content-name-mismatch" in by_rule, "axe must report the button whose name leaves out its hint"
+    mismatched = [t for n in by_rule["label-content-name-mismatch"]["nodes"] for t in n["target"]]
+    assert mismatched == ["#short-name"], mismatched
+    blocking = {v["id"] for v in a11y.blocking(violations)}
+    assert blocking >= {"color-contrast", "image-alt", "label-content-name-mismatch"}, blocking
     assert len(images) == 2, images
     assert "no alt attribute" in images[0] and "is a path" in images[1], images
     report = _audit_report("index.html", {"axe": a11y.describe(a11y.blocking(violations)), "images": images})
     assert "color-contrast (serious, 1 node(s)), e.g. #faint" in report, report
+
+
+def test_audit_runs_the_pinned_axe_core(browser, tmp_path, monkeypatch):
+    """The page runs the axe-core version pinned in tests/site/package.json (tests/test_environment.py checks its
+    lock); a copy of any other version (one left from an older pin) stops the audit instead of passing with older
+    rules."""
+    # Never back to a release before 4.14.1, which reads a hidden keyboard hint as part of a button's visible label
+    # (4.9.1, the copy that selenium-axe-python bundles, let it pass).
+    assert tuple(map(int, a11y.AXE_VERSION.split("."))) >= (4, 14, 1), a11y.AXE_VERSION
+    (tmp_path / "index.html").write_text(PLANTED, encoding="utf-8")
+    with _serve(tmp_path) as url:
+        browser.get(url + "index.html")
+        a11y.axe_violations(browser)
+        assert browser.execute_script("return axe.version") == a11y.AXE_VERSION
+        stale = tmp_path / "axe.min.js"
+        stale.write_text('window.axe = {version: "4.9.1", run: () => Promise.resolve({violations: []})};')
+        monkeypatch.setenv("AXE_CORE_JS", str(stale))
+        browser.get(url + "index.html")
+        with pytest.raises(RuntimeError, match="runs axe-core 4.9.1, not the pinned"):
+            a11y.axe_violations(browser)
+
+
+# The colour mode, the title of the icon the colour-mode button shows, and the button's aria-label.
+COLOUR_MODE = """
+const mode = document.documentElement.dataset.mode;
+const button = document.querySelector(".theme-switch-button");
+const icon = button.querySelector(`.theme-switch[data-mode="${mode}"]`);
+return {mode: mode, icon: icon && ((icon.querySelector("title") || {}).textContent || icon.getAttribute("title")),
+        label: button.getAttribute("aria-label")};
+"""
+# The elements that axe's label-content-name-mismatch finds on the page.
+MISMATCHES = """
+const done = arguments[arguments.length - 1];
+axe.run({runOnly: {type: "rule", values: ["label-content-name-mismatch"]}, resultTypes: ["violations"]})
+  .then(r => done(r.violations.flatMap(v => v.nodes.map(n => n.target.join(" ")))));
+"""
+
+
+def test_theme_buttons_are_named_by_what_they_show(server, browser):
+    """The search buttons are named by all they show, keyboard hint included ("Search Ctrl + K"); the colour-mode
+    button by its purpose and the title of the icon it shows ("Color mode: Dark"), in each mode it cycles through
+    (book/_ext/a11y_assets/static/accessibility.js). axe's label-content-name-mismatch finds nothing in any mode."""
+    squeeze = lambda text: re.sub(r"\s+", "", text).lower()  # noqa: E731
+    load_page(browser, server + "book/intro.html")
+    a11y.axe_violations(browser)  # injects axe
+    search = [b for b in browser.find_elements("css selector", ".search-button__button") if b.is_displayed()]
+    assert search, "no search button is shown"
+    for button in search:
+        assert "Search" in button.text and "K" in button.text, button.text  # "Search Ctrl+K" ("⌘+K" on a Mac)
+        assert squeeze(button.accessible_name) == squeeze(button.text), (button.accessible_name, button.text)
+        assert button.get_attribute("aria-keyshortcuts") == "Control+K Meta+K"
+    seen = set()
+    for _ in range(3):
+        found = browser.execute_script(COLOUR_MODE)
+        assert found["icon"] and found["label"] == f"Color mode: {found['icon']}", found
+        assert not browser.execute_async_script(MISMATCHES), found
+        seen.add(found["mode"])
+        browser.find_element("css selector", ".theme-switch-button").click()
+    assert seen == {"light", "dark", "auto"}, seen
 
 
 @pytest.mark.parametrize("alt, problem", [

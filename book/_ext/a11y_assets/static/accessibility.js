@@ -2,11 +2,13 @@
    reaches (book/_ext/accessibility.py adds this file to every page, after togglebutton.js). Each fix only sets
    ARIA attributes or a button's hint; nothing is moved, loaded or restyled.
 
-   1. Search buttons: their visible text is "Search" and a keyboard hint "Ctrl + K"; their name is "Search".
-      The hint becomes aria-hidden and the shortcut is announced as the button's aria-keyshortcuts instead,
-      so that the name contains all the visible label (WCAG 2.5.3, axe's label-content-name-mismatch).
-   2. Colour-mode button: named "Color mode", but its icons carry titles ("Light", "Dark", "System Settings")
-      that count as its visible label. The icons are decorative (aria-hidden); their tooltips stay.
+   1. Search buttons: their visible text is "Search" and a keyboard hint "Ctrl + K" (the theme shows "⌘ + K" on a
+      Mac), but the theme names them "Search" (aria-label). The name must contain all the visible label (WCAG 2.5.3,
+      axe's label-content-name-mismatch), so the aria-label goes and the name is what the button shows, hint
+      included, whichever keys it shows; the shortcut is also announced as the button's aria-keyshortcuts.
+   2. Colour-mode button: named "Color mode", while its visible icon carries a title ("Light", "Dark", "System
+      Settings") that is part of its visible label. The name says both, "Color mode: Light", and follows the mode
+      when the button changes it; the icons themselves are decorative (aria-hidden), their tooltips stay.
    3. Solution dropdowns (sphinx-togglebutton): every button is named "Toggle hidden content" and hinted
       "Click to show". Each says what it does instead, "Show solution" / "Hide solution" (the kind of box it
       opens: solution, proof, ...), as name and as hint, and follows the box's state.
@@ -18,22 +20,35 @@
 
   function nameSearchButtons() {
     for (const hint of document.querySelectorAll(".search-button__button .search-button__kbd-shortcut")) {
-      hint.setAttribute("aria-hidden", "true");
-      hint.closest("button").setAttribute("aria-keyshortcuts", "Control+K Meta+K");
+      const button = hint.closest("button");
+      button.removeAttribute("aria-label");  // the name comes from the content: "Search Ctrl + K"
+      button.setAttribute("aria-keyshortcuts", "Control+K Meta+K");
     }
   }
 
-  function quietColourModeIcons() {
+  // The title of the icon the colour-mode button shows: the <i>'s title, or the <title> of the SVG that Font
+  // Awesome puts in its place.
+  function iconTitle(icon) {
+    const title = icon.querySelector("title");
+    return ((title && title.textContent) || icon.getAttribute("title") || "").trim();
+  }
+
+  function nameColourModeButtons() {
     for (const button of document.querySelectorAll(".theme-switch-button")) {
-      const quiet = () => {
+      const sync = () => {
         for (const icon of button.querySelectorAll(".theme-switch:not([aria-hidden='true'])")) {
           icon.setAttribute("aria-hidden", "true");
         }
+        const mode = document.documentElement.dataset.mode;
+        const shown = mode && button.querySelector(`.theme-switch[data-mode="${mode}"]`);
+        const name = shown && iconTitle(shown) ? `Color mode: ${iconTitle(shown)}` : "Color mode";
+        if (button.getAttribute("aria-label") !== name) button.setAttribute("aria-label", name);
       };
-      quiet();
-      if (!button.dataset.a11yQuiet) {  // Font Awesome replaces each <i> by an <svg> whenever it gets to it
-        button.dataset.a11yQuiet = "true";
-        new MutationObserver(quiet).observe(button, {childList: true, subtree: true});
+      sync();
+      if (!button.dataset.a11yNamed) {  // Font Awesome replaces each <i> by an <svg> whenever it gets to it
+        button.dataset.a11yNamed = "true";
+        new MutationObserver(sync).observe(button, {childList: true, subtree: true});
+        new MutationObserver(sync).observe(document.documentElement, {attributes: true, attributeFilter: ["data-mode"]});
       }
     }
   }
@@ -67,7 +82,7 @@
 
   function fixAll() {
     nameSearchButtons();
-    quietColourModeIcons();
+    nameColourModeButtons();
     nameToggleButtons();
     markLayoutTables();
   }
