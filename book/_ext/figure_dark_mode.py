@@ -148,9 +148,11 @@ def image_regions(rgb, scale=1.0):
         y0, y1, x0, x1 = r0 * b + ys.min(), r0 * b + ys.max() + 1, c0 * b + xs.min(), c0 * b + xs.max() + 1
         inner, colours = solid[y0:y1, x0:x1], code[y0:y1, x0:x1]
         cells = np.unique(colours[square[y0:y1, x0:x1] & inner]).size  # colours of cells of 8 x 8 or more
-        core = colours[2:-2, 2:-2]  # a colour bar: every row (or column) of one colour, many colours
-        gradient = core.size > 0 and np.unique(core).size >= 6 and max(
-            (core == core[:, :1]).all(axis=1).mean(), (core == core[:1]).all(axis=0).mean()) > 0.9
+        # A colour bar: many colours, every row (or column) of one colour across the middle half of the rectangle.
+        h4, w4 = colours.shape[0] // 4, colours.shape[1] // 4
+        rows_, cols_ = colours[:, w4:colours.shape[1] - w4], colours[h4:colours.shape[0] - h4]
+        gradient = w4 > 0 and h4 > 0 and np.unique(colours).size >= 6 and max(
+            (rows_ == rows_[:, :1]).all(axis=1).mean(), (cols_ == cols_[:1]).all(axis=0).mean()) > 0.9
         if not (cells >= 6 or gradient or (strong[y0:y1, x0:x1] & inner).any()):
             continue
         # Fitted at full resolution: the rows and columns, up to one step out, that are mostly ink across it ...
