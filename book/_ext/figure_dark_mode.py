@@ -11,23 +11,22 @@ variant next to it in ``_images/`` (``<name>-dark.png``), and the page shows one
 
 How the dark variant is made (:func:`dark_variant`, NumPy only). Read each pixel as ink laid over white paper
 (matplotlib composites everything, antialiasing and ``alpha`` included, over the white figure): its ink coverage
-``a = 1 - min(R, G, B)`` and its ink colour ``c``, with ``pixel = a·c + (1 − a)·white``. The dark variant lays the
-ink over the dark page instead, ``a·c' + (1 − a)·background``, where the ink ``c'`` is
+``a = 1 − min(R, G, B)`` and its ink colour ``c``, with ``pixel = a·c + (1 − a)·white``. The dark variant takes the
+paper away: a transparent PNG, so that the figure lies on the page's own background, whatever its shade; its ink is
 
-* black or grey ink (text, axes, ticks, grid lines, grey curves) → the dark theme's text colour: white paper becomes
-  the page background and black text the page's text colour, with every grey in between (antialiased edges stay
-  smooth; a grid drawn at alpha 0.3 stays faint);
-* a colour of the figure's palette → kept as it is: a pixel whose neighbourhood (3 × 3) holds the same ink at a
-  higher coverage is the antialiased edge of that stroke, and its full-coverage colour is kept exactly, so the
-  colour-blind-safe palette reads the same in both modes; only its edges blend into the dark page;
-* a pale colour, i.e. little ink (a translucent fill: decision regions, confidence bands) → the same translucent
-  ink over the dark page, a dim tint.
+* black or grey ink (text, axes, ticks, grid lines, grey curves) → the dark theme's text colour at the same
+  coverage: black text becomes the page's text colour, antialiased edges stay smooth, a grid drawn at alpha 0.3
+  stays faint;
+* a colour of the figure's palette → kept as it is, opaque: a pixel whose 3 × 3 neighbourhood holds the same ink at
+  a higher coverage is the antialiased edge of that stroke, a share of the full-coverage colour, so the
+  colour-blind-safe palette reads the same in both modes and no light halo rims the lines;
+* a pale colour, i.e. little ink (a translucent fill: decision regions, confidence bands) → the same ink at the same
+  coverage: a dim tint of the page; a dark colour is lightened towards the text colour.
 
-Images inside figures (heatmaps, colour bars, bar charts: large axis-aligned rectangles of solid colour, at least one
-area of which is uniform and strong) are not images of ink on paper: their colours carry values read off a colour
-bar, and numbers written into their cells are white or black by the cell's shade. Such a rectangle is kept exactly
-as it is; grey-scale pictures on white (handwritten digits) are ink on paper and turn light-on-dark, as does any
-colour bar of theirs.
+Images inside figures (heatmaps with their colour bars, :func:`image_regions`) are not ink on paper: their colours
+carry values read off a colour bar, and numbers written into their cells are white or black by the cell's shade.
+Such a rectangle is kept exactly as it is, opaque. Grey-scale pictures on white (handwritten digits) are ink on
+paper and turn light-on-dark; bars keep their colours.
 
 Only the HTML builder is affected: the PDF edition (LaTeX builder) and the notebooks themselves (JupyterLab) show
 the figures as stored. Each variant is written once per figure content (the file names are myst-nb's content
@@ -304,7 +303,7 @@ def visit_image(self, node) -> None:
     if dark.count(dark_name(name)) != 1 or not dark.lstrip().startswith("<img"):
         raise ValueError(f"figure_dark_mode: unexpected image markup {light!r}")
     self.body.append(dark)
-    self.builder.mlfs_dark_figures[Path(self.builder.srcdir, source)] = name
+    self.builder.mlfs_dark_figures[source] = name
 
 
 def depart_image(self, node) -> None:
@@ -312,17 +311,23 @@ def depart_image(self, node) -> None:
 
 
 def write_variants(app, exception) -> None:
-    """Write the dark variant of every marked figure into _images/, unless it is there and newer than this file."""
+    """Write the dark variant of every figure into _images/, from the light one the builder copied there.
+
+    A variant is written when it is missing or older than its figure or than this file, also for the pages an
+    incremental build did not write again (whose variants are the *-dark.png files already there).
+    """
     figures = getattr(app.builder, "mlfs_dark_figures", None)
-    if exception is not None or not figures:
+    if exception is not None or figures is None:
         return
     start = time.perf_counter()
     folder = Path(app.builder.outdir, app.builder.imagedir)
-    folder.mkdir(parents=True, exist_ok=True)
+    names = set(figures.values()) | {p.name[:-len(SUFFIX + ".png")] + ".png" for p in folder.glob(f"*{SUFFIX}.png")}
     code = Path(__file__).stat().st_mtime
     written = 0
-    for source, name in sorted(figures.items()):
-        target = folder / dark_name(name)
+    for name in sorted(names):
+        source, target = folder / name, folder / dark_name(name)
+        if not source.exists():
+            continue
         if target.exists() and target.stat().st_mtime > max(code, source.stat().st_mtime):
             continue
         write_dark_variant(source, target)
@@ -330,7 +335,7 @@ def write_variants(app, exception) -> None:
     from sphinx.util import logging
 
     logging.getLogger(__name__).info(
-        f"figure_dark_mode: {written} of {len(figures)} dark figure variants written in "
+        f"figure_dark_mode: {written} of {len(names)} dark figure variants written in "
         f"{time.perf_counter() - start:.1f} s")
 
 

@@ -275,9 +275,13 @@ SAME_BACKGROUND = 1.3
 # WCAG 1.4.3's 4.5:1, stricter than the 3:1 that WCAG 1.4.11 asks of graphics.
 TEXT_CONTRAST = 4.5
 
+# The reader's choice as the theme stores it (pydata-sphinx-theme: localStorage "mode" and "theme", read by the
+# page's head on every load), and as the theme applies it (the data-mode and data-theme attributes of <html>).
 SET_MODE = """
 localStorage.setItem("mode", arguments[0]);
 localStorage.setItem("theme", arguments[0]);
+document.documentElement.dataset.mode = arguments[0];
+document.documentElement.dataset.theme = arguments[0];
 """
 # Every figure image the reader sees on the page, with the background colour behind it (the first ancestor that
 # paints one) and whether any other image of the same figure is shown.
@@ -373,7 +377,8 @@ def test_figures_read_in_both_colour_modes(mode, server, browser):
 
     browser.get(server + MODES_PAGE)
     browser.execute_script(SET_MODE, mode)
-    load_page(browser, server + MODES_PAGE)
+    load_page(browser, server + MODES_PAGE)  # loaded again: the page starts in the stored mode
+    browser.execute_script(SET_MODE, mode)  # and stays there whatever a script of the page did meanwhile
     facts = browser.execute_script(VISIBLE_FIGURES)
     assert facts["theme"] == mode, f"the page did not switch to {mode} mode: data-theme={facts['theme']!r}"
     page = _rgb(facts["page"])
