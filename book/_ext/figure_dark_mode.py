@@ -37,7 +37,9 @@ Registered in ``_config.yml`` under ``sphinx.local_extensions``.
 
 from __future__ import annotations
 
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -79,21 +81,35 @@ def _filter2d(x, k, reduce):
     return _window(_window(x, k, 0, reduce), k, 1, reduce)
 
 
+def _run_minimum(labels, blocks):
+    """Each run of consecutive ``blocks`` along a row takes the smallest label in it."""
+    starts = blocks & ~np.pad(blocks, ((0, 0), (1, 0)))[:, :-1]  # (R, C) the first block of each run
+    inside = labels[blocks]  # row by row, so each run is a contiguous segment
+    run = np.cumsum(starts[blocks]) - 1
+    out = labels.copy()
+    out[blocks] = np.minimum.reduceat(inside, np.flatnonzero(starts[blocks]))[run]
+    return out
+
+
 def _components(blocks):
     """4-connected components of a boolean block grid: a list of (rows, cols) index arrays.
 
-    Each block takes the smallest label among itself and its neighbours until nothing changes.
+    Every run of blocks along a row, then along a column, takes the smallest label in it, until nothing changes
+    (a few passes for the shapes of a figure).
     """
+    if not blocks.any():
+        return []
     labels = np.where(blocks, np.arange(blocks.size).reshape(blocks.shape), blocks.size)
-    big = blocks.size
     while True:
-        padded = np.pad(labels, 1, constant_values=big)
-        low = np.minimum.reduce([labels, padded[:-2, 1:-1], padded[2:, 1:-1], padded[1:-1, :-2], padded[1:-1, 2:]])
-        low = np.where(blocks, low, big)
+        low = _run_minimum(_run_minimum(labels, blocks).T, blocks.T).T
         if (low == labels).all():
             break
         labels = low
-    return [np.nonzero(labels == value) for value in np.unique(labels[blocks])]
+    order = np.argsort(labels[blocks], kind="stable")
+    rows, cols = np.nonzero(blocks)
+    values = labels[blocks][order]
+    cuts = np.flatnonzero(np.diff(values)) + 1
+    return [(r, c) for r, c in zip(np.split(rows[order], cuts), np.split(cols[order], cuts), strict=True)]
 
 
 def _max3(x):
@@ -133,8 +149,8 @@ def image_regions(rgb, scale=1.0):
     keep = np.zeros(rgb.shape[:2], bool)
     full_ink = _min3(np.moveaxis(rgb, 2, 0)) < 250
     for r, c in _components(blocks):
-        # It fills its rectangle of blocks, but for small holes.
-        if len(r) < 4 or (r.max() - r.min() + 1) * (c.max() - c.min() + 1) * 0.95 > len(r):
+        # At least 16 × 16 screen pixels, filling its rectangle of blocks but for small holes.
+        if len(r) < 16 or (r.max() - r.min() + 1) * (c.max() - c.min() + 1) * 0.95 > len(r):
             continue
         # The rectangle of its solid pixels: those in its blocks and in the blocks around that are in no component
         # (the partly solid blocks along its edges). Are its colours an image's?
@@ -323,19 +339,18 @@ def write_variants(app, exception) -> None:
     folder = Path(app.builder.outdir, app.builder.imagedir)
     names = set(figures.values()) | {p.name[:-len(SUFFIX + ".png")] + ".png" for p in folder.glob(f"*{SUFFIX}.png")}
     code = Path(__file__).stat().st_mtime
-    written = 0
+    todo = []
     for name in sorted(names):
         source, target = folder / name, folder / dark_name(name)
-        if not source.exists():
-            continue
-        if target.exists() and target.stat().st_mtime > max(code, source.stat().st_mtime):
-            continue
-        write_dark_variant(source, target)
-        written += 1
+        if source.exists() and not (target.exists() and target.stat().st_mtime > max(code, source.stat().st_mtime)):
+            todo.append((source, target))
+    # NumPy and PNG coding release the GIL: threads use the machine's cores.
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        list(pool.map(lambda job: write_dark_variant(*job), todo))
     from sphinx.util import logging
 
     logging.getLogger(__name__).info(
-        f"figure_dark_mode: {written} of {len(names)} dark figure variants written in "
+        f"figure_dark_mode: {len(todo)} of {len(names)} dark figure variants written in "
         f"{time.perf_counter() - start:.1f} s")
 
 
