@@ -4,7 +4,10 @@ Run after the book is built (``make test`` does: ``pytest tests/site`` follows t
 page of the table of contents it checks that the page loads with no console error, that MathJax typeset every
 formula (no raw TeX left), that every image loaded, that every internal link and anchor resolves, and that
 nothing was fetched from anywhere but the local server (the book works offline). The search page must find
-"gradient descent". A screenshot of each chapter's first screen goes to ``_build/screenshots/``.
+"gradient descent". A screenshot of each chapter's first screen goes to ``_build/screenshots/``. Chapter 1 is also
+opened in light and in dark mode (screenshots ``01_linear_regression-light.png`` / ``-dark.png``): every figure must
+show one image, on the page's own background, with text and axes at 4.5:1 or more against it
+(book/_ext/figure_dark_mode.py).
 
 Every page is also audited for accessibility once MathJax has typeset it (tests/site/a11y.py): axe-core, the copy
 bundled with the pinned selenium-axe-python (nothing is downloaded), with the WCAG 2.0/2.1 A and AA rules and axe's
