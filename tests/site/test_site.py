@@ -4,7 +4,10 @@ Run after the book is built (``make test`` does: ``pytest tests/site`` follows t
 page of the table of contents it checks that the page loads with no console error, that MathJax typeset every
 formula (no raw TeX left), that every image loaded, that every internal link and anchor resolves, and that
 nothing was fetched from anywhere but the local server (the book works offline). The search page must find
-"gradient descent". A screenshot of each chapter's first screen goes to ``_build/screenshots/``.
+"gradient descent". A screenshot of each chapter's first screen goes to ``_build/screenshots/``. Chapter 1 is also
+opened in light and in dark mode (screenshots ``01_linear_regression-light.png`` / ``-dark.png``): every figure must
+show one image, on the page's own background, with text and axes at 4.5:1 or more against it
+(book/_ext/figure_dark_mode.py).
 
 Every page is also audited for accessibility once MathJax has typeset it (tests/site/a11y.py): axe-core, the version
 pinned in tests/site/package.json that make install puts into the venv (nothing is downloaded while testing), with
@@ -331,6 +334,148 @@ def test_theme_buttons_are_named_by_what_they_show(server, browser):
 def test_alt_text_rule(alt, problem):
     found = a11y.alt_problem(alt)
     assert (found is None) if problem is None else (problem in found), (alt, found)
+
+
+# --- figures in both colour modes ---------------------------------------------------------------------------------
+
+# The chapter whose figures are checked in light and dark mode: line plots, scatter plots, a heatmap-free page.
+MODES_PAGE = "notebooks/01_linear_regression.html"
+# A figure's background must be the page's: the contrast ratio of the figure's most common colour against the page
+# background below 1.3 (1.0 = the same colour; the theme's white box in dark mode is about 14:1).
+SAME_BACKGROUND = 1.3
+# Its text and axes (the strongest grey ink of the figure) must read against the figure's background as text does:
+# WCAG 1.4.3's 4.5:1, stricter than the 3:1 that WCAG 1.4.11 asks of graphics.
+TEXT_CONTRAST = 4.5
+
+# The reader's choice as the theme stores it (pydata-sphinx-theme: localStorage "mode" and "theme", read by the
+# page's head on every load), and as the theme applies it (the data-mode and data-theme attributes of <html>).
+SET_MODE = """
+localStorage.setItem("mode", arguments[0]);
+localStorage.setItem("theme", arguments[0]);
+document.documentElement.dataset.mode = arguments[0];
+document.documentElement.dataset.theme = arguments[0];
+"""
+# Every figure image the reader sees on the page, with the background colour behind it (the first ancestor that
+# paints one) and whether any other image of the same figure is shown.
+VISIBLE_FIGURES = """
+function background(element) {
+  for (let e = element; e; e = e.parentElement) {
+    const colour = getComputedStyle(e).backgroundColor;
+    const alpha = colour.match(/rgba\\([^)]*,\\s*([\\d.]+)\\)/);
+    if (colour !== "transparent" && !(alpha && parseFloat(alpha[1]) === 0)) return colour;
+  }
+  return getComputedStyle(document.documentElement).backgroundColor;
+}
+const shown = img => img.checkVisibility() && img.getBoundingClientRect().width > 0;
+const figures = Array.from(document.querySelectorAll("main .cell_output"));
+return {
+  theme: document.documentElement.dataset.theme,
+  page: background(document.querySelector("main")),
+  figures: figures.map(output => {
+    const images = Array.from(output.querySelectorAll("img"));
+    const visible = images.filter(shown);
+    return {count: images.length, shown: visible.length, alts: new Set(images.map(i => i.alt)).size,
+            background: visible.length ? background(visible[0]) : null};
+  }).filter(f => f.count > 0),
+};
+"""
+
+
+def _rgb(css):
+    """'rgb(20, 24, 30)' or 'rgba(...)' -> (20, 24, 30)."""
+    return tuple(int(float(v)) for v in re.findall(r"[\d.]+", css)[:3])
+
+
+def _luminance(rgb):
+    """WCAG relative luminance of sRGB colours (..., 3) in 0..255."""
+    import numpy as np
+
+    c = np.asarray(rgb, float) / 255.0
+    c = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+    return c @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def _contrast(first, second):
+    import numpy as np
+
+    l1, l2 = _luminance(first), _luminance(second)
+    return (np.maximum(l1, l2) + 0.05) / (np.minimum(l1, l2) + 0.05)
+
+
+def figure_contrast(pixels):
+    """(most common colour, its contrast with the strongest grey ink) of a figure's screenshot (H, W, 3).
+
+    The grey ink is the figure's text, axes and ticks (chroma below 24 of 255, which leaves out the coloured data);
+    its strongest 1 % are the cores of the strokes, which antialiasing and downscaling have not blended.
+    """
+    import numpy as np
+
+    flat = pixels.reshape(-1, 3).astype(int)
+    colours, counts = np.unique(flat, axis=0, return_counts=True)
+    modal = tuple(int(v) for v in colours[counts.argmax()])
+    grey = flat[(flat.max(axis=1) - flat.min(axis=1)) < 24]
+    against = _contrast(grey, modal)
+    ink = against[against > 1.5]
+    return modal, (float(np.percentile(ink, 99)) if ink.size else 1.0)
+
+
+def test_figure_contrast_measures():
+    """The measure the mode test uses: a black-on-white and a light-on-dark figure pass, a white box does not."""
+    import numpy as np
+
+    light = np.full((40, 60, 3), 255, np.uint8)
+    light[10:12, 5:55] = 0  # an axis
+    modal, text = figure_contrast(light)
+    assert modal == (255, 255, 255) and text == pytest.approx(21.0)
+    dark = np.full((40, 60, 3), (20, 24, 30), np.uint8)
+    dark[10:12, 5:55] = (206, 214, 221)
+    modal, text = figure_contrast(dark)
+    assert modal == (20, 24, 30) and 11 < text < 13
+    assert _contrast((255, 255, 255), (20, 24, 30)) > 15 > SAME_BACKGROUND  # the white box on the dark page
+    faint = np.full((40, 60, 3), (20, 24, 30), np.uint8)
+    faint[10:12, 5:55] = (70, 74, 80)  # grey text too dark for the dark page
+    assert figure_contrast(faint)[1] < TEXT_CONTRAST
+
+
+@pytest.mark.parametrize("mode", ["light", "dark"])
+def test_figures_read_in_both_colour_modes(mode, server, browser):
+    """In light and in dark mode every figure of a chapter shows one image, on the page's own background, with
+    text and axes of text contrast against it (book/_ext/figure_dark_mode.py). Screenshots of the chapter in each
+    mode go to _build/screenshots/."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    browser.get(server + MODES_PAGE)
+    browser.execute_script(SET_MODE, mode)
+    load_page(browser, server + MODES_PAGE)  # loaded again: the page starts in the stored mode
+    browser.execute_script(SET_MODE, mode)  # and stays there whatever a script of the page did meanwhile
+    facts = browser.execute_script(VISIBLE_FIGURES)
+    assert facts["theme"] == mode, f"the page did not switch to {mode} mode: data-theme={facts['theme']!r}"
+    page = _rgb(facts["page"])
+    figures = facts["figures"]
+    assert len(figures) > 3, f"{MODES_PAGE}: only {len(figures)} figures"
+    problems = [f"figure {i + 1}: {f['shown']} of its {f['count']} images shown" for i, f in enumerate(figures)
+                if f["shown"] != 1]
+    problems += [f"figure {i + 1}: its images have different alternative texts" for i, f in enumerate(figures)
+                 if f["alts"] != 1]
+    images = browser.execute_script(
+        "return Array.from(document.querySelectorAll('main .cell_output img')).filter(i => i.checkVisibility())")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for index, image in enumerate(images):
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", image)
+        if index == 1:  # the chapter's second figure, mid-screen, as a reader sees it
+            browser.save_screenshot(str(SCREENSHOTS / f"{Path(MODES_PAGE).stem}-{mode}.png"))
+        pixels = np.asarray(Image.open(io.BytesIO(image.screenshot_as_png)).convert("RGB"))
+        modal, text = figure_contrast(pixels)
+        if _contrast(modal, page) >= SAME_BACKGROUND:
+            problems.append(f"figure {index + 1}: background {modal} on the page's {page}: "
+                            f"contrast {_contrast(modal, page):.2f}:1, not below {SAME_BACKGROUND}")
+        if text < TEXT_CONTRAST:
+            problems.append(f"figure {index + 1}: text and axes at {text:.2f}:1 against the figure's background "
+                            f"{modal}, below {TEXT_CONTRAST}:1")
+    assert not problems, f"{MODES_PAGE} in {mode} mode:\n  " + "\n  ".join(problems)
 
 
 def test_index_leads_to_the_introduction(server, browser):
