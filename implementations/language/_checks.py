@@ -309,6 +309,17 @@ def source_fits_positions(self, src):
     _positions_hold(src, "src", self.block_size)
 
 
+def decoder_inputs_fit(self, tgt_in, memory, memory_mask):
+    """TransformerSeq2Seq.decode: target ids below tgt_vocab within the positions, one memory per target sequence."""
+    _below(tgt_in, "tgt_in", self.tgt_vocab, "tgt_vocab")
+    _positions_hold(tgt_in, "tgt_in", self.block_size)
+    if memory.shape[0] != tgt_in.shape[0]:
+        raise ValueError(f"memory has {memory.shape[0]} sequences but tgt_in has {tgt_in.shape[0]}; expected one "
+                         "memory per target sequence, the output of encode for the same batch.")
+    heads = self.decoder[0].cross_attn.num_heads
+    _mask_fits(memory_mask, (tgt_in.shape[0], heads, tgt_in.shape[1], memory.shape[1]), "memory_mask")
+
+
 def decoding_fits_positions(self, src, max_len):
     """TransformerSeq2Seq.greedy: the source and the max_len decoder inputs (start token included) fit the positions."""
     _positions_hold(src, "src", self.block_size)

@@ -111,6 +111,7 @@ class TransformerSeq2Seq(Module):
              d_ff="count", block_size="count", rng="rng", also=_checks.heads_divide_d_model)
     def __init__(self, src_vocab, tgt_vocab, d_model, num_heads, num_layers, d_ff, *, block_size, rng):
         self.src_vocab, self.tgt_vocab, self.block_size = src_vocab, tgt_vocab, block_size
+        self.d_model = d_model
         D = d_model
         self.src_embed = Tensor(rng.normal(size=(src_vocab, D)), requires_grad=True)  # (V_x, D): E_x
         self.src_pos = Tensor(rng.normal(size=(block_size, D)), requires_grad=True)  # (T_max, D): P_x
@@ -122,8 +123,23 @@ class TransformerSeq2Seq(Module):
         self.ln_dec = LayerNorm(D)
         self.out = Linear(D, tgt_vocab, rng=rng)
 
-    def _encode(self, src, src_lengths):
-        """The memory M (B, S, D) and the key-padding mask (B, 1, 1, S), or None without lengths."""
+    @checked(src=_checks.token_batch, src_lengths=_checks.lengths,
+             also=(_checks.sources_fit, _checks.source_fits_positions))
+    def encode(self, src, *, src_lengths=None):
+        """The encoder: the memory M (B, S, D), and the key-padding mask (B, 1, 1, S) that hides its padding.
+
+        Parameters
+        ----------
+        src : int array of shape (B, S), S <= block_size
+            Source ids, padded on the right if ``src_lengths`` is given.
+        src_lengths : array_like of int, shape (B,), optional
+            Real length of each source; the encoder's attention skips the padding.
+
+        Returns
+        -------
+        memory : Tensor of shape (B, S, d_model)
+        mask : ndarray of bool, shape (B, 1, 1, S), or None without ``src_lengths``
+        """
         S = src.shape[1]
         mask = None if src_lengths is None else key_padding_mask(src_lengths, S)[:, None]  # (B, 1, 1, S)
         x = self.src_embed[src] + self.src_pos[:S]  # (B, S, D): token + position
@@ -131,12 +147,29 @@ class TransformerSeq2Seq(Module):
             x = block(x, mask=mask)  # (B, S, D): every source token reads the real source tokens
         return self.ln_enc(x), mask
 
-    def _decode(self, tgt_in, memory, mask):
-        """The logits (B, T, V) and each decoder block's cross-attention weights, a list of (B, h, T, S)."""
+    @checked(tgt_in=_checks.token_batch, memory="tensor (B, S, self.d_model)", memory_mask=_checks.attention_mask,
+             also=_checks.decoder_inputs_fit)
+    def decode(self, tgt_in, memory, *, memory_mask=None):
+        """The decoder: next-token logits for every target position, reading the memory.
+
+        Parameters
+        ----------
+        tgt_in : int array of shape (B, T), T <= block_size
+            The start token, then the target without its last token.
+        memory : Tensor or array of shape (B, S, d_model)
+            The encoder's output, from :meth:`encode`.
+        memory_mask : array of bool, broadcastable to (B, num_heads, T, S), optional
+            The mask :meth:`encode` returns.
+
+        Returns
+        -------
+        logits : Tensor of shape (B, T, tgt_vocab)
+        weights : list of ndarrays of shape (B, num_heads, T, S), each decoder block's cross-attention weights
+        """
         x = self.tgt_embed[tgt_in] + self.tgt_pos[: tgt_in.shape[1]]  # (B, T, D): token + position
         weights = []
         for block in self.decoder:
-            x, w = block(x, memory, memory_mask=mask, return_weights=True)  # (B, T, D), (B, h, T, S)
+            x, w = block(x, memory, memory_mask=memory_mask, return_weights=True)  # (B, T, D), (B, h, T, S)
             weights.append(w)
         return self.out(self.ln_dec(x)), weights  # (B, T, V)
 
@@ -162,8 +195,8 @@ class TransformerSeq2Seq(Module):
         weights : list of ndarrays of shape (B, num_heads, T, S), one per decoder block, only if ``return_weights``
             Row t of a head is the distribution of target position t over the source positions; zero on padding.
         """
-        memory, mask = self._encode(src, src_lengths)  # (B, S, D): M
-        logits, weights = self._decode(tgt_in, memory, mask)  # (B, T, V)
+        memory, mask = self.encode(src, src_lengths=src_lengths)  # (B, S, D): M
+        logits, weights = self.decode(tgt_in, memory, memory_mask=mask)  # (B, T, V)
         return (logits, weights) if return_weights else logits
 
     @checked(src=_checks.token_batch, tgt_in=_checks.token_batch, tgt_out=_checks.targets,
@@ -208,12 +241,12 @@ class TransformerSeq2Seq(Module):
         function int array (K, t) -> ndarray (K, tgt_vocab), for ``greedy_decode`` and ``beam_search``
         """
         with no_grad():
-            memory, _ = self._encode(src[None], None)  # (1, S, D)
+            memory, _ = self.encode(src[None])  # (1, S, D)
 
         def log_probs(prefixes):
             ids = _checks.target_prefixes(prefixes, self.tgt_vocab, self.block_size)  # (K, t)
             with no_grad():
-                logits, _ = self._decode(ids, memory, None)  # (K, t, V); the memory broadcasts over the prefixes
+                logits, _ = self.decode(ids, memory)  # (K, t, V); the memory broadcasts over the prefixes
             return logits[:, -1].log_softmax(axis=-1).data  # (K, V): the last position
 
         return log_probs
@@ -245,9 +278,9 @@ class TransformerSeq2Seq(Module):
         """
         ids = np.full((src.shape[0], 1), start_id, dtype=np.int64)  # (B, 1): y_0
         with no_grad():
-            memory, mask = self._encode(src, src_lengths)  # (B, S, D)
+            memory, mask = self.encode(src, src_lengths=src_lengths)  # (B, S, D)
             for _ in range(max_len):
-                logits, _ = self._decode(ids, memory, mask)  # (B, t, V): the whole prefix again
+                logits, _ = self.decode(ids, memory, memory_mask=mask)  # (B, t, V): the whole prefix again
                 y = logits.data[:, -1].argmax(axis=-1)  # (B,): y_t, ties to the lower id as np.argmax
                 ids = np.concatenate([ids, y[:, None]], axis=1)  # (B, t + 1)
         return ids[:, 1:]

@@ -84,6 +84,20 @@ EXAMPLES = {
         roles={"src": f"ids:{V_SRC}", "tgt_in": f"ids:{V_TGT}", "src_lengths": f"ids:{S + 1}",
                "return_weights": "flag"},
         extra=_SRC_EXTRAS + _LENGTHS_EXTRAS + _TGT_EXTRAS),
+    "implementations.language.seq2seq_transformer.TransformerSeq2Seq.encode": Example(
+        build=lambda: (model().encode, {"src": SRC, "src_lengths": LENGTHS}),
+        roles={"src": f"ids:{V_SRC}", "src_lengths": f"ids:{S + 1}"},
+        extra=_SRC_EXTRAS + _LENGTHS_EXTRAS),
+    "implementations.language.seq2seq_transformer.TransformerSeq2Seq.decode": Example(
+        build=lambda: (model().decode, {"tgt_in": TGT_IN, "memory": Tensor(MEMORY),
+                                        "memory_mask": key_padding_mask(LENGTHS, S)[:, None]}),
+        roles={"tgt_in": f"ids:{V_TGT}", "memory": "tensor"},
+        extra=_TGT_EXTRAS[:1] + _TGT_EXTRAS[2:] + [
+            ("a memory of another width", {"memory": np.zeros((B, S, D + 1))}, ()),
+            ("a memory for another batch size", {"memory": np.zeros((B + 1, S, D))}, ()),
+            ("a float mask", {"memory_mask": np.ones((B, 1, 1, S))}, ()),
+            ("a mask for another source length", {"memory_mask": np.ones((B, 1, 1, S + 1), dtype=bool)}, ()),
+            ("a query that may read no memory", {"memory_mask": np.zeros((B, 1, 1, S), dtype=bool)}, ())]),
     "implementations.language.seq2seq_transformer.TransformerSeq2Seq.loss": Example(
         build=lambda: (model().loss,
                        {"src": SRC, "tgt_in": TGT_IN, "tgt_out": TGT_OUT, "src_lengths": LENGTHS,
