@@ -29,7 +29,7 @@ NB_ENV = env -u MPLBACKEND OPENBLAS_NUM_THREADS=1
 BOOK_ENV = $(NB_ENV) MLFS_FIGURE_SCALE=2
 
 .DEFAULT_GOAL := help
-.PHONY: help install lock book pdf test test-pythons nbval-matrix execute lab lab-student lab-pages data language-model language-model-eval cnn-comparison generative-comparison bench \
+.PHONY: help install lock book pdf test test-pythons nbval-matrix execute lab lab-student lab-pages data language-model language-model-eval cnn-comparison generative-comparison seq2seq-comparison bench \
 	student clean distclean cache-check
 
 help:
@@ -53,6 +53,7 @@ help:
 	@echo "  make language-model-eval  score the shipped chapter 7 model on the validation text, token by token (seconds)"
 	@echo "  make cnn-comparison  retrain chapter 5's CNN, CNN with batch norm and ResNet from 5 seeds (minutes)"
 	@echo "  make generative-comparison  retrain chapter 8's GANs, VAE and diffusion model on the ring from 10 seeds (minutes)"
+	@echo "  make seq2seq-comparison  retrain chapter 7's recurrent and transformer encoder-decoders from 10 seeds (about 10 minutes)"
 	@echo "  make bench      measure notebooks, builds and kernels; print the table, write book/performance.md"
 	@echo "  make student    copies of the notebooks without the exercise solutions, in student/;"
 	@echo "                  copies you changed are kept (REFRESH=1 replaces them, saving yours first)"
@@ -242,6 +243,9 @@ cnn-comparison: install
 # Chapter 8 loads these scores of its models on the ring, 10 seeds at equal budgets; the script updates data/SHA256SUMS.
 generative-comparison: install
 	$(NB_ENV) $(PY) tools/train_generative_comparison.py
+# Chapter 7 loads this comparison of two encoder-decoders over ten seeds; the script updates data/SHA256SUMS.
+seq2seq-comparison: install
+	$(NB_ENV) $(PY) tools/train_seq2seq_comparison.py
 
 # --- student copies -----------------------------------------------------------
 

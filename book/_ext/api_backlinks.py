@@ -40,7 +40,8 @@ CHAPTER_OF = {  # the home chapter of each module, by its path below implementat
     **dict.fromkeys(["engine.autograd", "engine.functional", "nn.module", "nn.layers", "nn.optim"], 4),
     **dict.fromkeys(["nn.conv", "nn.normalization", "nn.convnets"], 5),
     **dict.fromkeys(["sequence.recurrent"], 6),
-    **dict.fromkeys(["language.text", "language.word2vec", "language.seq2seq", "language.decoding",
+    **dict.fromkeys(["language.text", "language.word2vec", "language.seq2seq", "language.seq2seq_transformer",
+                     "language.decoding",
                      "language.attention", "language.transformer", "language.bpe", "language.ngram",
                      "language.language_model"], 7),
     # Learning without labels (issue 37) comes before the generative models; its notebook is being written, so its

@@ -41,20 +41,20 @@ def attention_mask(mask, name):
     return mask
 
 
-def _mask_fits(mask, scores_shape):
+def _mask_fits(mask, scores_shape, name="mask"):
     """The mask broadcasts to the scores (…, T_q, T_k) and leaves every query at least one key."""
     if mask is None:
         return
     try:
         allowed = np.broadcast_to(mask, scores_shape)
     except ValueError as exc:
-        raise ValueError(f"mask of shape {mask.shape} does not broadcast to the scores {scores_shape} (…, T_q, "
+        raise ValueError(f"{name} of shape {mask.shape} does not broadcast to the scores {scores_shape} (…, T_q, "
                          "T_k); pass a (T_q, T_k) mask or one with the leading axes of the scores.") from exc
     no_key = ~allowed.any(axis=-1)  # (…, T_q): queries that may attend to nothing
     if no_key.any():
         where = ", ".join(str(i) for i in np.argwhere(no_key)[0])
-        raise ValueError(f"mask allows no key for {int(no_key.sum())} query(ies), the first at index ({where}) of the "
-                         "scores (a row of False); every query needs one key. Allow at least one key per row, e.g. "
+        raise ValueError(f"{name} allows no key for {int(no_key.sum())} query(ies), the first at index ({where}) of "
+                         "the scores (a row of False); every query needs one key. Allow at least one key per row, e.g. "
                          "the query's own position.")
 
 
@@ -75,13 +75,27 @@ def mask_fits_self_attention(X, mask):
     _mask_fits(mask, (*X.shape[:-1], X.shape[-2]))
 
 
-def mask_fits_heads(X, memory, num_heads, mask):
+def mask_fits_heads(X, memory, num_heads, mask, name="mask"):
     *lead, T_q, _ = X.shape
-    _mask_fits(mask, (*lead, num_heads, T_q, T_q if memory is None else memory.shape[-2]))
+    _mask_fits(mask, (*lead, num_heads, T_q, T_q if memory is None else memory.shape[-2]), name)
 
 
 def mask_fits_layer(self, x, memory, mask):
     mask_fits_heads(x, memory, self.num_heads, mask)
+
+
+def memory_mask_fits_block(self, x, memory, memory_mask):
+    """DecoderBlock: the memory mask fits the cross-attention scores (…, h, T, S)."""
+    mask_fits_heads(x, memory, self.cross_attn.num_heads, memory_mask, "memory_mask")
+
+
+def mask_fits_block(self, x, mask):
+    """TransformerBlock: the mask fits the scores (…, h, T, T), and with the causal mask leaves every query a key."""
+    T = x.shape[-2]
+    scores = (*x.shape[:-2], self.attn.num_heads, T, T)
+    _mask_fits(mask, scores)
+    if self.causal and mask is not None:
+        _mask_fits(mask & np.tri(T, dtype=bool), scores)
 
 
 def _batch_axes_broadcast(named):
@@ -267,11 +281,52 @@ def source_in_vocabulary(self, src):
     _below(src, "src", self.src_vocab, "src_vocab")
 
 
-def target_prefixes(prefixes, vocab_size):
-    """The prefixes a Seq2Seq's ``log_probs_fn`` is called with: (K, t) target ids below ``vocab_size``."""
+def target_prefixes(prefixes, vocab_size, block_size=None):
+    """The prefixes a Seq2Seq's ``log_probs_fn`` is called with: (K, t) target ids below ``vocab_size`` (and for a
+    model with learned positions, t <= ``block_size``)."""
     prefixes = token_batch(prefixes, "prefixes")
     _below(prefixes, "prefixes", vocab_size, "tgt_vocab")
+    if block_size is not None and prefixes.shape[1] > block_size:
+        raise ValueError(f"prefixes has {prefixes.shape[1]} tokens, more than block_size = {block_size} (the "
+                         f"model's learned target positions); decode at most block_size tokens after the start token "
+                         f"(max_len <= {block_size}).")
     return prefixes
+
+
+def _positions_hold(ids, name, block_size):
+    if ids.shape[-1] > block_size:
+        raise ValueError(f"{name} has sequences of {ids.shape[-1]} tokens, more than block_size = {block_size} (the "
+                         f"model's learned positions); build the model with block_size >= {ids.shape[-1]}.")
+
+
+def sequences_fit_positions(self, src, tgt_in):
+    """TransformerSeq2Seq: sources and decoder inputs no longer than its learned positions."""
+    _positions_hold(src, "src", self.block_size)
+    _positions_hold(tgt_in, "tgt_in", self.block_size)
+
+
+def source_fits_positions(self, src):
+    _positions_hold(src, "src", self.block_size)
+
+
+def decoder_inputs_fit(self, tgt_in, memory, memory_mask):
+    """TransformerSeq2Seq.decode: target ids below tgt_vocab within the positions, one memory per target sequence."""
+    _below(tgt_in, "tgt_in", self.tgt_vocab, "tgt_vocab")
+    _positions_hold(tgt_in, "tgt_in", self.block_size)
+    if memory.shape[0] != tgt_in.shape[0]:
+        raise ValueError(f"memory has {memory.shape[0]} sequences but tgt_in has {tgt_in.shape[0]}; expected one "
+                         "memory per target sequence, the output of encode for the same batch.")
+    heads = self.decoder[0].cross_attn.num_heads
+    _mask_fits(memory_mask, (tgt_in.shape[0], heads, tgt_in.shape[1], memory.shape[1]), "memory_mask")
+
+
+def decoding_fits_positions(self, src, max_len):
+    """TransformerSeq2Seq.greedy: the source and the max_len decoder inputs (start token included) fit the positions."""
+    _positions_hold(src, "src", self.block_size)
+    if max_len > self.block_size:
+        raise ValueError(f"max_len = {max_len} is more than block_size = {self.block_size}: the decoder reads the "
+                         f"start token and max_len − 1 tokens, one learned position each. Pass max_len <= "
+                         f"{self.block_size}.")
 
 
 def tgt_out_fits(self, tgt_in, tgt_out, ignore_index):

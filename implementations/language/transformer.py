@@ -148,10 +148,17 @@ class TransformerBlock(Module):
         self.ln2 = LayerNorm(d_model)
         self.ff = FeedForward(d_model, d_ff, rng=rng, activation=activation)
 
-    @checked(x="tensor (T, self.d_model) | (B, T, self.d_model)", return_weights="flag")
-    def forward(self, x, *, return_weights=False):
-        """(B, T, D) or (T, D) -> Tensor of the same shape, and the attention weights (…, num_heads, T, T) if asked."""
-        mask = causal_mask(x.shape[-2]) if self.causal else None  # (T, T)
+    @checked(x="tensor (T, self.d_model) | (B, T, self.d_model)", mask=_checks.attention_mask,
+             return_weights="flag", also=_checks.mask_fits_block)
+    def forward(self, x, *, mask=None, return_weights=False):
+        """(B, T, D) or (T, D) -> Tensor of the same shape, and the attention weights (…, num_heads, T, T) if asked.
+
+        ``mask`` (bool, broadcastable to (…, num_heads, T, T), True = may attend) hides more keys, e.g. the padding
+        of an encoder's sources, ``key_padding_mask(lengths, T)[:, None]``; a causal block combines it with the
+        causal mask.
+        """
+        if self.causal:  # token t sees tokens ≤ t, and of those the ones the mask allows
+            mask = causal_mask(x.shape[-2]) if mask is None else mask & causal_mask(x.shape[-2])  # (…, T, T)
         if self.norm_first:  # pre-LN
             a, weights = self.attn(self.ln1(x), mask=mask, return_weights=True)
             x = x + a

@@ -88,9 +88,15 @@ EXAMPLES = {
                ("an unknown activation", {"activation": "tanh"}, ())]),
     "implementations.language.transformer.TransformerBlock.forward": Example(
         build=lambda: (transformer.TransformerBlock(D, HEADS, D_FF, rng=rng(), causal=True).forward,
-                       {"x": Tensor(X), "return_weights": True}),
+                       {"x": Tensor(X), "mask": np.array([[[[True, True, False]]], [[[True, True, True]]]]),
+                        "return_weights": True}),
         roles={"x": "tensor", "return_weights": "flag"},
-        extra=_X_EXTRAS),
+        extra=_X_EXTRAS + [
+            ("a float mask", {"mask": np.ones((B, 1, 1, T))}, ()),
+            ("a mask of the wrong shape", {"mask": np.ones((T + 1, T), dtype=bool)}, ()),
+            ("a mask that with the causal mask leaves a query no key",
+             {"mask": np.array([False, True, True])}, ()),
+            ("a string", {"mask": "padding"}, ())]),
     "implementations.language.transformer.TinyGPT": Example(
         build=lambda: (transformer.TinyGPT,
                        {"vocab_size": V, "block_size": BLOCK, "d_model": D, "num_heads": HEADS, "num_layers": 1,
