@@ -19,8 +19,8 @@ from .ch5 import *  # noqa: F403
 from .ch6 import *  # noqa: F403
 from .ch7 import *  # noqa: F403
 from .ch8 import *  # noqa: F403
-from .unsupervised import *  # noqa: F403
 from .ch8 import gaussian_kl, mmd2_unbiased, noised  # noqa: F401  (the first edition's exercises)
+from .unsupervised import *  # noqa: F403
 
 __all__ = [*ch1.__all__, *ch2.__all__, *ch3.__all__, *ch4.__all__, *ch5.__all__, *ch6.__all__, *ch7.__all__,
            *unsupervised.__all__, *ch8.__all__]  # in the order of the book
