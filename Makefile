@@ -178,17 +178,23 @@ pdf: cache-check
 # and executes nothing; what it shows is what nbval just ran (cache-check has already dropped any cache entry
 # older than implementations/ and data/). The native run, the faster of the two, also runs every cell tagged rerun
 # (each cell that trains) a second time and compares that run with the stored outputs too.
+# Each stage is timed (tools/stage_times.py); the times are printed at the end, or when a stage fails.
+STAGES = _build/.test-stages
+TIMED = $(PY) tools/stage_times.py $(STAGES)
 test: cache-check
-	$(BIN)/ruff check implementations tests notebooks data bench tools book/_ext
-	MPLBACKEND=Agg $(BIN)/pytest -p no:cacheprovider tests --ignore=tests/site --ignore=tests/lab --ignore=tests/pdf
-	$(PY) tools/run_nbval.py --record-cache _build/.jupyter_cache notebooks
-	$(BOOK_ENV) $(JB) build . -W -n --keep-going --all
-	$(BIN)/pytest -p no:cacheprovider tests/site tests/lab
+	@$(TIMED) --start
+	$(TIMED) ruff -- $(BIN)/ruff check implementations tests notebooks data bench tools book/_ext
+	MPLBACKEND=Agg $(TIMED) "unit tests" -- \
+		$(BIN)/pytest -p no:cacheprovider tests --ignore=tests/site --ignore=tests/lab --ignore=tests/pdf
+	$(TIMED) "strict nbval, native and foreign" -- $(PY) tools/run_nbval.py --record-cache _build/.jupyter_cache notebooks
+	$(BOOK_ENV) $(TIMED) "book build (-W)" -- $(JB) build . -W -n --keep-going --all
+	$(TIMED) "site and JupyterLab tests" -- $(BIN)/pytest -p no:cacheprovider tests/site tests/lab
 	@ci=$$(echo "$${CI:-}" | tr A-Z a-z); \
 	if command -v xelatex >/dev/null || { [ -n "$$ci" ] && [ "$$ci" != 0 ] && [ "$$ci" != false ] && [ "$$ci" != no ]; }; then \
-		$(MAKE) --no-print-directory pdf PDF_FLAGS="-W -n --keep-going" && \
-		$(BIN)/pytest -p no:cacheprovider tests/pdf; \
+		$(TIMED) "PDF edition" -- $(MAKE) --no-print-directory pdf PDF_FLAGS="-W -n --keep-going" && \
+		$(TIMED) "PDF test" -- $(BIN)/pytest -p no:cacheprovider tests/pdf; \
 	else echo "PDF edition not tested: no XeLaTeX here (tools/tex-packages.txt lists the packages)"; fi
+	@$(TIMED) --report
 
 # The unit tests and strict nbval under the oldest and the newest supported Python on this machine other than the
 # venv's own, each in its own venv (.venv-3.X); a missing version is reported in one line (tools/test_pythons.py).

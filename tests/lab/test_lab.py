@@ -134,18 +134,23 @@ def browser():
 
 # Wait until JupyterLab shows the notebook with every markdown cell rendered by jupyterlab-myst.
 WAIT_FOR_NOTEBOOK = """
-const [expected, done] = [arguments[0], arguments[arguments.length - 1]];
+const [expected, figures, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
 // JupyterLab renders a long notebook's cells a few at a time while the page is idle, so on a loaded machine the
 // count may still be rising after a minute and a half (37 of 66 seen under CI with other jobs running): give up when
-// the count has stood still for 60 s, or after 6 minutes in all.
+// the count has stood still for 60 s, or after 6 minutes in all. The figure captions that tools/lab_extension adds
+// come after the cells (seen under CI: the first caption numbered and six still empty 1.5 s after the last cell), so
+// wait for those too.
 const start = Date.now();
 let [last, since] = [-1, Date.now()];
 (function poll() {
   const cells = document.querySelectorAll('.jp-Notebook .jp-MarkdownCell');
   const rendered = document.querySelectorAll('.jp-Notebook .jp-MarkdownCell .myst');
-  if (cells.length + rendered.length !== last) { [last, since] = [cells.length + rendered.length, Date.now()]; }
+  const captioned = Array.from(document.querySelectorAll('.jp-Notebook .mlfs-figure-caption'))
+    .filter(f => f.textContent.trim().startsWith('Fig. ')).length;
+  const progress = cells.length + rendered.length + captioned;
+  if (progress !== last) { [last, since] = [progress, Date.now()]; }
   const stalled = Date.now() - since > 60000 || Date.now() - start > 360000;
-  if ((cells.length === expected && rendered.length === expected) || stalled) {
+  if ((cells.length === expected && rendered.length === expected && captioned === figures) || stalled) {
     setTimeout(() => done([cells.length, rendered.length]), 1500);  // let KaTeX and references settle
   } else { setTimeout(poll, 250); }
 })();
@@ -173,7 +178,7 @@ return {
   katexErrors: markdown.flatMap(m => Array.from(m.querySelectorAll('.katex-error'))).map(e => e.textContent),
   // [id, text] of the figure captions that tools/lab_extension adds below the figures' cells
   figures: Array.from(document.querySelectorAll('.jp-Notebook .mlfs-figure-caption'))
-    .map(f => [f.id, f.innerText.trim().split(/\\s+/).slice(0, 2).join(' ')]),  // "Fig. 8.2" (whole characters:
+    .map(f => [f.id, f.textContent.trim().split(/\\s+/).slice(0, 2).join(' ')]),  // "Fig. 8.2" (whole characters:
   // a slice of the caption could cut a mathematical letter in two, which the driver cannot pass back)
   // every link of the prose: [href as written by the renderer, text]
   links: markdown.flatMap(m => Array.from(m.querySelectorAll('a[href]')))
@@ -298,17 +303,19 @@ def test_notebook_reads_right_in_jupyterlab(opened, lab, browser):
     notebook = tree / opened
     nb = json.loads(notebook.read_text(encoding="utf-8"))
     markdown_sources = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    figure_names = [c["metadata"]["mystnb"]["figure"]["name"] for c in nb["cells"]
+                    if c["cell_type"] == "code" and "name" in c["metadata"].get("mystnb", {}).get("figure", {})]
 
     # ?reset: a fresh workspace, so the chapters opened before this one are not open in hidden tabs
     url = f"{base}/lab/tree/{opened}?reset&token={token}"
     browser.get(url)
-    counts = browser.execute_async_script(WAIT_FOR_NOTEBOOK, len(markdown_sources))
+    counts = browser.execute_async_script(WAIT_FOR_NOTEBOOK, len(markdown_sources), len(figure_names))
     if counts != [len(markdown_sources)] * 2:
         # Seen once in about a hundred loads under a full `make test`: 58 of 61 cells rendered and then no more, and the
         # same notebook rendered completely on the next load. Reload once and say so; a second shortfall fails.
         print(f"{notebook.name}: {counts[1]} of {counts[0]} markdown cells rendered on the first load; reloading")
         browser.get(url)
-        counts = browser.execute_async_script(WAIT_FOR_NOTEBOOK, len(markdown_sources))
+        counts = browser.execute_async_script(WAIT_FOR_NOTEBOOK, len(markdown_sources), len(figure_names))
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     shot = f"lab-{notebook.stem}" + ("-student" if opened.startswith("student/") else "")
     browser.save_screenshot(str(SCREENSHOTS / f"{shot}.png"))  # before any assertion
@@ -332,8 +339,6 @@ def test_notebook_reads_right_in_jupyterlab(opened, lab, browser):
     expected = [(label, BOOK_NUMBER[label]) for label in labels]
     if shown != expected:
         problems.append(f"equation numbers differ from the book's: JupyterLab shows {shown}, the book {expected}")
-    figure_names = [c["metadata"]["mystnb"]["figure"]["name"] for c in nb["cells"]
-                    if c["cell_type"] == "code" and "name" in c["metadata"].get("mystnb", {}).get("figure", {})]
     chapter = notebook.name.split("_")[0].lstrip("0")
     expected_figures = [(name, f"Fig. {chapter}.{k}") for k, name in enumerate(figure_names, start=1)]
     shown_figures = [tuple(figure) for figure in facts["figures"]]

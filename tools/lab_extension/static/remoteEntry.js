@@ -50,12 +50,9 @@ var _JUPYTERLAB;
     };
     try {
       const renderer = rendermime.createRenderer("text/markdown");
-      renderer.renderModel(model).then(() => element.appendChild(renderer.node)).catch(() => {
-        element.appendChild(document.createTextNode(text));
-      });
-    } catch (error) {
-      element.appendChild(document.createTextNode(text));
-    }
+      // The plain text put there at once stays if rendering fails.
+      renderer.renderModel(model).then(() => element.replaceChildren(renderer.node)).catch(() => {});
+    } catch (error) { /* keep the plain text */ }
   }
 
   function captionFigures(panel) {
@@ -78,6 +75,9 @@ var _JUPYTERLAB;
       element.id = figure.name;
       element.dataset.key = key;
       element.style.cssText = "padding: 0.25em 1em 0.75em calc(var(--jp-cell-prompt-width, 64px) + 1em);";
+      // The number at once, in plain text: the rendered caption, which replaces it, comes when the Markdown
+      // renderer is free, which on a loaded machine can be seconds later.
+      element.textContent = `Fig. ${number} ${text}`;
       cell.node.appendChild(element);
       renderCaption(panel, element, `**Fig. ${number}** ${text}`);  // as the book labels it
     }
