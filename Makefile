@@ -52,7 +52,7 @@ help:
 	@echo "  make language-model  retrain chapter 7's model of Persuasion (minutes) and record its checksum"
 	@echo "  make language-model-eval  score the shipped chapter 7 model on the validation text, token by token (seconds)"
 	@echo "  make cnn-comparison  retrain chapter 5's CNN, CNN with batch norm and ResNet from 5 seeds (minutes)"
-	@echo "  make generative-comparison  retrain chapter 8's GANs, VAE and diffusion model on the ring from 10 seeds (minutes)"
+	@echo "  make generative-comparison  retrain chapter 9's GANs, VAE and diffusion model on the ring from 10 seeds (minutes)"
 	@echo "  make seq2seq-comparison  retrain chapter 7's recurrent and transformer encoder-decoders from 10 seeds (about 10 minutes)"
 	@echo "  make bench      measure notebooks, builds and kernels; print the table, write book/performance.md"
 	@echo "  make student    copies of the notebooks without the exercise solutions, in student/;"
@@ -246,7 +246,7 @@ language-model-eval: install
 cnn-comparison: install
 	$(NB_ENV) $(PY) tools/train_cnn_comparison.py
 
-# Chapter 8 loads these scores of its models on the ring, 10 seeds at equal budgets; the script updates data/SHA256SUMS.
+# Chapter 9 loads these scores of its models on the ring, 10 seeds at equal budgets; the script updates data/SHA256SUMS.
 generative-comparison: install
 	$(NB_ENV) $(PY) tools/train_generative_comparison.py
 # Chapter 7 loads this comparison of two encoder-decoders over ten seeds; the script updates data/SHA256SUMS.

@@ -663,7 +663,7 @@ def main(data_dir=DATA_DIR):
 
     SHA256SUMS also lists persuasion_tinygpt.npz, the trained model of chapter 7, digits_cnn_comparison.npz, the
     networks compared in chapter 5, reversal_seq2seq_comparison.npz, the encoder–decoders compared in chapter 7, and
-    ring_generative_comparison.npz, the generative models compared in chapter 8, which this script does not rebuild
+    ring_generative_comparison.npz, the generative models compared in chapter 9, which this script does not rebuild
     (``make language-model``, ``make cnn-comparison``, ``make seq2seq-comparison`` and ``make generative-comparison``
     retrain them and update their lines).
 

@@ -10,9 +10,9 @@ folder              what it holds, and where the book teaches it
 ``nn``              chapters 4–5 (and the layer norm of 7): modules, layers, convolution, normalization, optimizers
 ``sequence``        chapter 6: recurrent networks (RNN, LSTM, GRU) and backpropagation through time
 ``language``        chapter 7: text, BPE, word2vec, n-grams, attention, transformers, encoder–decoders, decoding
-``unsupervised``    learning without labels (before the generative models): PCA and probabilistic PCA, k-means,
+``unsupervised``    chapter 8: learning without labels, PCA and probabilistic PCA, k-means,
                     Gaussian mixtures fitted by EM and the lower bound that EM maximises
-``generative``      chapter 8: GANs, variational autoencoders, diffusion, and the MMD that judges them
+``generative``      chapter 9: GANs, variational autoencoders, diffusion, and the MMD that judges them
 ``evaluation``      chapters 1–2 and after: classification metrics, cross-validation, bias and variance
 ``preliminaries``   appendix A: finite-difference gradients and Jacobians, the check of every derivative
 ``data``            the data sets shipped with the book and the synthetic problems, splits and mini-batches
@@ -85,7 +85,7 @@ _RENAMED = {
     ("logistic", "_sigmoid_from"): "numeric.sigmoid",
     # kernels (chapter 3): the primal's cost and subgradient in one private function, now the public subgradient
     ("svm", "_cost_and_subgradient"): "kernel_methods.svm.svm_primal_subgradient",
-    # generative (chapter 8): the private feature function of the first edition is public now
+    # generative (chapter 9): the private feature function of the first edition is public now
     ("gan", "_with_minibatch_std"): "generative.gan.with_minibatch_std",
     # the linear part (chapters 1-2): the fused step of fit_logistic is its fast path, the counts a public step
     ("logistic", "_cost_and_gradient"): "linear._fused.logistic_cost_and_gradient",

@@ -929,7 +929,7 @@ def test_make_data_reproduces_persuasion_txt_byte_for_byte(tmp_path):
     assert (tmp_path / "p.txt").read_bytes() == (REPO_DATA / "persuasion.txt").read_bytes()
 
 
-# --- Gaussian mixtures on a ring and a grid (chapter 8) ---------------------------------------------------------------
+# --- Gaussian mixtures on a ring and a grid (chapter 9) ---------------------------------------------------------------
 
 @pytest.mark.parametrize(("modes", "radius"), [(8, 2.0), (3, 1.0), (1, 0.5)])
 def test_ring_centres_are_equally_spaced_on_the_circle(modes, radius):

@@ -127,11 +127,11 @@ def test_every_exercise_check_is_tested():
     from test_exercise_checks_ch4 import RIGHT as RIGHT_CH4
     from test_exercise_checks_ch5 import RIGHT as RIGHT_CH5
     from test_exercise_checks_ch7 import RIGHT as RIGHT_CH7
-    from test_exercise_checks_ch8 import RIGHT as RIGHT_CH8
+    from test_exercise_checks_ch9 import RIGHT as RIGHT_CH9
     from test_exercise_checks_unsupervised import RIGHT as RIGHT_UNSUPERVISED
 
     tested = [f.__name__ for f in (*RIGHT, *RIGHT_CH1, *RIGHT_CH2, *RIGHT_CH3, *RIGHT_CH4, *RIGHT_CH5, *RIGHT_CH7,
-                                   *RIGHT_CH8, *RIGHT_UNSUPERVISED)]
+                                   *RIGHT_CH9, *RIGHT_UNSUPERVISED)]
     assert sorted(tested) == sorted(exercise_checks.__all__)
 
 
@@ -215,10 +215,10 @@ def test_every_exercise_has_at_least_two_wrong_answers():
     from test_exercise_checks_ch4 import WRONG as WRONG_CH4
     from test_exercise_checks_ch5 import WRONG as WRONG_CH5
     from test_exercise_checks_ch7 import WRONG as WRONG_CH7
-    from test_exercise_checks_ch8 import WRONG as WRONG_CH8
+    from test_exercise_checks_ch9 import WRONG as WRONG_CH9
     from test_exercise_checks_unsupervised import WRONG as WRONG_UNSUPERVISED
 
-    everything = {**WRONG, **WRONG_CH1, **WRONG_CH2, **WRONG_CH3, **WRONG_CH4, **WRONG_CH5, **WRONG_CH7, **WRONG_CH8,
+    everything = {**WRONG, **WRONG_CH1, **WRONG_CH2, **WRONG_CH3, **WRONG_CH4, **WRONG_CH5, **WRONG_CH7, **WRONG_CH9,
                   **WRONG_UNSUPERVISED}
     assert set(everything) == set(exercise_checks.__all__)
     assert all(len(mistakes) >= 2 for mistakes in everything.values())

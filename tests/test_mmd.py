@@ -1,6 +1,6 @@
 """Tests of implementations.generative.mmd against double loops, a loop over the points, scikit-learn's kernel, the
 closed form of MMD² between two Gaussians, simulation of the estimators' expectations, hand-built samples for the mode
-metrics, and the shipped comparison of chapter 8's models."""
+metrics, and the shipped comparison of chapter 9's models."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Train chapter 8's GANs, VAE and diffusion model on the ring of eight Gaussians from several seeds, at equal budgets,
+"""Train chapter 9's GANs, VAE and diffusion model on the ring of eight Gaussians from several seeds, at equal budgets,
 and write their scores to data/ring_generative_comparison.npz.
 
     .venv/bin/python tools/train_generative_comparison.py          (or: make generative-comparison)

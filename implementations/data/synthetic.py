@@ -3,7 +3,7 @@
 Nothing here is stored: each generator takes an explicit ``rng`` (a ``numpy.random.Generator``), so the same seed
 always gives the same data. Points around a sine curve (chapter 1); two moons, two circles and spiral arms, classes that
 no straight line separates (chapters 3 and 4); mixtures of Gaussians on a ring and on a grid, whose modes a generative
-model must all find (chapter 8). The sequence tasks of chapter 6 are in :mod:`implementations.data.sequence_tasks`, the
+model must all find (chapter 9). The sequence tasks of chapter 6 are in :mod:`implementations.data.sequence_tasks`, the
 templated corpus of chapter 7 in :mod:`implementations.data.corpora`, the data files shipped in ``data/`` are read by
 :mod:`implementations.data.datasets`.
 """
@@ -151,7 +151,7 @@ def make_spirals(n_per_class, *, num_classes=3, noise, rng, turns=1.0):
     return X, y
 
 
-# Mixtures of Gaussians in the plane (chapter 8): K well-separated modes, the test a generative model must pass.
+# Mixtures of Gaussians in the plane (chapter 9): K well-separated modes, the test a generative model must pass.
 
 @checked(modes="count", radius="rate")
 def gaussian_ring_centres(*, modes=8, radius=2.0):

@@ -1,4 +1,4 @@
-"""Chapter 8: generative models.
+"""Chapter 9: generative models.
 
 - :mod:`.gan`: generative adversarial networks;
 - :mod:`.vae`: variational autoencoders;

@@ -1,4 +1,4 @@
-"""The checks of chapter 8's arguments that no role string of the input contract describes, each once.
+"""The checks of chapter 9's arguments that no role string of the input contract describes, each once.
 
 Two kinds (see ``implementations._contract``):
 

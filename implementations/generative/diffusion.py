@@ -1,6 +1,6 @@
 """Denoising diffusion probabilistic models (DDPM; Ho et al., 2020) on the autograd engine, for points in the plane.
 
-Chapter 8 of the book. The *forward process* destroys data x_0 in T small steps of Gaussian noise,
+Chapter 9 of the book. The *forward process* destroys data x_0 in T small steps of Gaussian noise,
 
     q(x_t | x_{t−1}) = N(√(1 − β_t) x_{t−1}, β_t I),   t = 1, …, T,
 
@@ -32,7 +32,7 @@ __all__ = ["linear_beta_schedule", "cosine_beta_schedule", "DDPMSchedule", "q_sa
 
 @checked(T="count", beta_1=_checks.variance, beta_T=_checks.variance, also=_checks.default_beta_T_below_one)
 def linear_beta_schedule(T, *, beta_1=None, beta_T=None):
-    """The linear noise schedule of Ho et al. (2020), eq. (8.10): β_t rises linearly from β_1 to β_T.
+    """The linear noise schedule of Ho et al. (2020), eq. (9.10): β_t rises linearly from β_1 to β_T.
 
     β_t = β_1 + (t − 1)/(T − 1) · (β_T − β_1). Ho et al. use β_1 = 10⁻⁴ and β_T = 0.02 with T = 1000 steps. With
     fewer steps the same values would add too little noise (for T = 50, ᾱ_T ≈ 0.6: x_T would still be mostly data),
@@ -61,7 +61,7 @@ def linear_beta_schedule(T, *, beta_1=None, beta_T=None):
 
 @checked(T="count", s="rate")
 def cosine_beta_schedule(T, *, s=0.008):
-    """The cosine noise schedule of Nichol and Dhariwal (2021), eq. (8.10), defined through ᾱ_t rather than β_t.
+    """The cosine noise schedule of Nichol and Dhariwal (2021), eq. (9.10), defined through ᾱ_t rather than β_t.
 
     ᾱ_t = f(t) / f(0) with f(t) = cos²((t/T + s)/(1 + s) · π/2), and β_t = 1 − ᾱ_t / ᾱ_{t−1}, clipped at 0.999 as in
     the paper, since β_T would otherwise be 1 (f(T) = 0). ᾱ_t falls slowly at both ends and nearly linearly in
@@ -86,7 +86,7 @@ def cosine_beta_schedule(T, *, s=0.008):
 
 
 class DDPMSchedule:
-    """What the forward process and the sampler use of a noise schedule: ᾱ_t, eq. (8.9), and β̃_t, eq. (8.11).
+    """What the forward process and the sampler use of a noise schedule: ᾱ_t, eq. (9.9), and β̃_t, eq. (9.11).
 
     Attributes (read-only arrays of shape (T,), step t at index t − 1):
 
@@ -126,7 +126,7 @@ A_SCHEDULE = _checks.instance_of(DDPMSchedule, "DDPMSchedule(linear_beta_schedul
 @checked(x0="array (N, D)", t=_checks.time_steps, noise="array (N, D)", schedule=A_SCHEDULE,
          also=_checks.steps_of_the_schedule)
 def q_sample(x0, t, noise, schedule):
-    """Draw x_t from q(x_t | x_0) in one step: x_t = √ᾱ_t x_0 + √(1 − ᾱ_t) ε, eq. (8.9).
+    """Draw x_t from q(x_t | x_0) in one step: x_t = √ᾱ_t x_0 + √(1 − ᾱ_t) ε, eq. (9.9).
 
     Applying the T single steps x_t = √(1 − β_t) x_{t−1} + √β_t ε_t one after the other gives the same distribution:
     a sum of independent Gaussians is Gaussian, its mean is √(α_1 ⋯ α_t) x_0 and its variance 1 − ᾱ_t.
@@ -234,7 +234,7 @@ class Denoiser(Module):
 
 @checked(model=_checks.noise_predictor, x0="array (N, D)", schedule=A_SCHEDULE, rng="rng")
 def diffusion_loss(model, x0, *, schedule, rng):
-    """The simplified DDPM objective of Ho et al. (2020), eq. (8.12), estimated on a batch: predict the noise.
+    """The simplified DDPM objective of Ho et al. (2020), eq. (9.12), estimated on a batch: predict the noise.
 
     For each point x_0 of the batch, draw a step t uniform on 1, …, T and ε ~ N(0, I), form
     x_t = √ᾱ_t x_0 + √(1 − ᾱ_t) ε (:func:`q_sample`) and compare the prediction with the noise:
@@ -262,7 +262,7 @@ def diffusion_loss(model, x0, *, schedule, rng):
     N = x0.shape[0]
     t = rng.integers(1, schedule.T + 1, size=N)  # (N,) uniform on 1, …, T
     epsilon = rng.standard_normal(x0.shape)  # (N, D)
-    x_t = q_sample(x0, t, epsilon, schedule)  # (N, D), eq. (8.9)
+    x_t = q_sample(x0, t, epsilon, schedule)  # (N, D), eq. (9.9)
     epsilon_hat = model(x_t, t)  # (N, D) ε_θ(x_t, t), a Tensor
     return mse_loss(epsilon_hat, Tensor(epsilon))  # the mean of (ε − ε_θ)² over the N·D entries
 
@@ -272,7 +272,7 @@ def diffusion_loss(model, x0, *, schedule, rng):
          also=(_checks.knows_data_dim, _checks.kept_steps))
 def ddpm_sample(model, n, *, schedule, rng, data_dim=None, variance="beta", return_trajectory=False,
                 steps_to_keep=None):
-    """Ancestral sampling of DDPM (Ho et al., 2020, Algorithm 2), eq. (8.13): from noise x_T ~ N(0, I) to data x_0.
+    """Ancestral sampling of DDPM (Ho et al., 2020, Algorithm 2), eq. (9.13): from noise x_T ~ N(0, I) to data x_0.
 
     For t = T, …, 1:
 

@@ -1,6 +1,6 @@
 """Generative adversarial networks (Goodfellow et al., 2014) on the autograd engine.
 
-Chapter 8 of the book. A generator G maps noise z ~ N(0, I) to a sample x = G(z); a discriminator D maps a sample
+Chapter 9 of the book. A generator G maps noise z ~ N(0, I) to a sample x = G(z); a discriminator D maps a sample
 to a logit a = D(x), whose sigmoid sigm(a) is D's probability that x came from the data. The two play the game
 
     min_G max_D  V(D, G) = E_{x ~ p_data} log sigm(D(x)) + E_{z ~ N(0, I)} log(1 − sigm(D(G(z))))
@@ -40,7 +40,7 @@ CHANCE_D_LOSS, CHANCE_G_LOSS = np.log(4.0), np.log(2.0)
 
 @checked(real_logits="tensor (N,)", fake_logits="tensor (M,)")
 def discriminator_loss(real_logits, fake_logits):
-    """The discriminator's loss −E log sigm(D(x)) − E log(1 − sigm(D(G(z)))): −V(D, G) of eq. (8.1), to be minimized.
+    """The discriminator's loss −E log sigm(D(x)) − E log(1 − sigm(D(G(z)))): −V(D, G) of eq. (9.1), to be minimized.
 
     It is the binary cross-entropy of a classifier that labels real samples 1 and generated ones 0, computed as
     mean softplus(−a_real) + mean softplus(a_fake). Each mean is over its own batch, so the two batches may differ
@@ -64,7 +64,7 @@ def discriminator_loss(real_logits, fake_logits):
 
 @checked(fake_logits="tensor (M,)", kind=_checks.generator_loss_kind)
 def generator_loss(fake_logits, *, kind="non_saturating"):
-    """The generator's loss on the logits a = D(G(z)) of generated samples, minimax or non-saturating, eq. (8.4).
+    """The generator's loss on the logits a = D(G(z)) of generated samples, minimax or non-saturating, eq. (9.4).
 
     * ``kind="minimax"``: E log(1 − sigm(a)) = −mean softplus(a), G's term of the game V(D, G) itself.
     * ``kind="non_saturating"``: −E log sigm(a) = mean softplus(−a), the loss Goodfellow et al. (2014) train with.
@@ -92,7 +92,7 @@ def generator_loss(fake_logits, *, kind="non_saturating"):
 
 @checked(p_data="array", p_model="array", also=_checks.densities)
 def optimal_discriminator(p_data, p_model):
-    """The best discriminator for a fixed generator: D*(x) = p_data(x) / (p_data(x) + p_g(x)), eq. (8.2).
+    """The best discriminator for a fixed generator: D*(x) = p_data(x) / (p_data(x) + p_g(x)), eq. (9.2).
 
     Derivation: for a fixed G, V(D, G) = ∫ [p_data(x) log D(x) + p_g(x) log(1 − D(x))] dx, and D(x) may be chosen
     separately at every x. With a = p_data(x), b = p_g(x), the integrand a log y + b log(1 − y) is concave in

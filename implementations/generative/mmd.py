@@ -1,6 +1,6 @@
 """Judging a generative model by its samples: the maximum mean discrepancy, and the modes of a known mixture it finds.
 
-Chapter 8 of the book. A generative model gives samples, not a density we can evaluate, so it is judged by comparing
+Chapter 9 of the book. A generative model gives samples, not a density we can evaluate, so it is judged by comparing
 its samples Y with samples X of the data:
 
 - the squared maximum mean discrepancy MMD²(P, Q) = E κ(x, x') + E κ(y, y') − 2 E κ(x, y), x, x' ~ P and
@@ -43,7 +43,7 @@ def _squared_distances(X, Y):
 @checked(X="array (m, D)", Y="array (n, D)", bandwidth="rate", unbiased="flag",
          also=_checks.two_points_each_if_unbiased)
 def mmd2(X, Y, *, bandwidth, unbiased=True):
-    """Estimate of the squared maximum mean discrepancy MMD²(P, Q) of eq. (8.14) between samples X ~ P and Y ~ Q.
+    """Estimate of the squared maximum mean discrepancy MMD²(P, Q) of eq. (9.14) between samples X ~ P and Y ~ Q.
 
     With κ(x, y) = exp(−‖x − y‖² / (2s²)), chapter 3's :func:`~implementations.kernel_methods.kernels.rbf_kernel` of
     width s, and K_XX, K_YY, K_XY its matrices on the samples,
@@ -224,7 +224,7 @@ def mode_std(samples, centres, *, radius):
 
 @checked(data_dir=folder_holding(RING_COMPARISON))
 def load_ring_comparison(*, data_dir=None):
-    """The GANs, VAEs and diffusion models of chapter 8 trained on the ring from several seeds, scored as
+    """The GANs, VAEs and diffusion models of chapter 9 trained on the ring from several seeds, scored as
     ``tools/train_generative_comparison.py`` wrote them; the file is checked against ``data/SHA256SUMS`` first.
 
     Parameters

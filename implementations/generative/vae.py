@@ -1,6 +1,6 @@
 """Variational autoencoders (Kingma and Welling, 2014) on the autograd engine.
 
-Chapter 8 of the book. The model draws a latent code z ~ p(z) = N(0, I) and then x ~ p_θ(x | z), whose
+Chapter 9 of the book. The model draws a latent code z ~ p(z) = N(0, I) and then x ~ p_θ(x | z), whose
 parameters a decoder network computes from z. Its likelihood p_θ(x) = ∫ p_θ(x | z) p(z) dz has no closed form, so
 an encoder network proposes q_φ(z | x) = N(μ_φ(x), diag σ²_φ(x)) and both are trained on the evidence lower bound
 
@@ -31,7 +31,7 @@ __all__ = ["gaussian_kl", "reparameterize", "VAE", "latent_grid"]
 
 @checked(mu="tensor (*B, d_z)", log_var="tensor (*B, d_z)")
 def gaussian_kl(mu, log_var):
-    """KL(N(μ, diag σ²) ‖ N(0, I)) = ½ Σ_j (μ_j² + σ_j² − 1 − log σ_j²) over the latent dimensions j, eq. (8.6).
+    """KL(N(μ, diag σ²) ‖ N(0, I)) = ½ Σ_j (μ_j² + σ_j² − 1 − log σ_j²) over the latent dimensions j, eq. (9.6).
 
     The closed form follows from KL = E_q[log q(z) − log p(z)] for two Gaussians: E_q[−(z − μ)²/(2σ²)] = −½ and
     E_q[z²] = μ² + σ², per dimension, the normalizing constants giving −½ log σ². It is >= 0, and 0 only at μ = 0,
@@ -54,7 +54,7 @@ def gaussian_kl(mu, log_var):
 
 @checked(mu="tensor (*B, d_z)", log_var="tensor (*B, d_z)", eps="array", also=_checks.noise_like_mu)
 def reparameterize(mu, log_var, eps):
-    """z = μ + exp(½ log σ²) ⊙ ε, eq. (8.7): a sample of N(μ, diag σ²), differentiable in μ and log σ².
+    """z = μ + exp(½ log σ²) ⊙ ε, eq. (9.7): a sample of N(μ, diag σ²), differentiable in μ and log σ².
 
     The noise ε ~ N(0, I) is drawn outside, so the randomness is an input, not part of the graph (the
     reparameterization trick). The local derivatives are those of one line of algebra: ∂z/∂μ = 1 and
@@ -191,7 +191,7 @@ class VAE(Module):
     @checked(x="tensor (N, self.data_dim)", rng="rng", n_samples="count", average="flag",
              also=_checks.pixels_if_bernoulli)
     def elbo(self, x, *, rng, n_samples=1, average=True):
-        """The evidence lower bound ELBO(x) = E_q log p_θ(x | z) − KL(q_φ(z | x) ‖ N(0, I)) <= log p_θ(x), eq. (8.5).
+        """The evidence lower bound ELBO(x) = E_q log p_θ(x | z) − KL(q_φ(z | x) ‖ N(0, I)) <= log p_θ(x), eq. (9.5).
 
         The expectation is estimated with ``n_samples`` codes z = μ + σ ⊙ ε per example (:func:`reparameterize`,
         ε ~ N(0, I) from ``rng``) and :meth:`log_likelihood`; the KL term is exact (:func:`gaussian_kl`). The

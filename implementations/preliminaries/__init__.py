@@ -4,6 +4,6 @@
   (the pseudo-inverse of chapter 1's normal equations, and of interpolating models);
 - :mod:`.gradcheck`: finite-difference gradients and Jacobians, the independent check every derivative of the book
   passes (first used in chapter 1);
-- :mod:`.gaussian`: conditioning a multivariate Gaussian (the posterior of chapter 8's diffusion models);
-- :mod:`.information`: entropy, cross-entropy and the Kullback–Leibler divergence (chapters 2, 7 and 8).
+- :mod:`.gaussian`: conditioning a multivariate Gaussian (the posterior of chapter 9's diffusion models);
+- :mod:`.information`: entropy, cross-entropy and the Kullback–Leibler divergence (chapters 2, 7 and 9).
 """

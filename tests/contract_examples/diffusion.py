@@ -1,4 +1,4 @@
-"""Valid examples for the input contract: diffusion (chapter 8's denoising diffusion model)."""
+"""Valid examples for the input contract: diffusion (chapter 9's denoising diffusion model)."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""Valid examples for the input contract: gan (the generative adversarial networks of chapter 8)."""
+"""Valid examples for the input contract: gan (the generative adversarial networks of chapter 9)."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Valid examples for the input contract: mmd (chapter 8's sample-based measures of a generative model)."""
+"""Valid examples for the input contract: mmd (chapter 9's sample-based measures of a generative model)."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Valid examples for the input contract: vae (the variational autoencoders of chapter 8)."""
+"""Valid examples for the input contract: vae (the variational autoencoders of chapter 9)."""
 
 import numpy as np
 

@@ -6,7 +6,7 @@ render to. It fails on MyST that was left raw (a label line ``(x)=``, a role suc
 or option, TeX outside the typeset formulas, a ``~module.name`` target), on a reference or citation the client
 could not resolve, on a formula KaTeX could not typeset, on a taught listing (a ``show_source`` cell) that
 shows no code, on an equation number or a figure number and caption (tools/lab_extension) that differs from the
-book's. JupyterLab serves the repository as ``make lab`` does, with a student copy made for the test; chapter 8 is
+book's. JupyterLab serves the repository as ``make lab`` does, with a student copy made for the test; chapter 9 is
 opened from notebooks/ and from student/, and from each it follows one link of every kind (a figure, an equation
 and a section of the chapter, another chapter, a citation, the API reference, another page of the book) and
 checks that the target is in the window. Screenshots go to ``_build/screenshots/lab-*.png``: each chapter's first
@@ -51,7 +51,7 @@ def _toc_notebooks():
 NOTEBOOKS = _toc_notebooks()
 # What the test opens: every chapter, and two chapters as a student copy (solutions removed, in student/).
 OPENED = [f"notebooks/{p.name}" for p in NOTEBOOKS] + [f"student/{p.name}" for p in NOTEBOOKS
-                                                     if p.name.startswith(("05_", "08_"))]
+                                                     if p.name.startswith(("05_", "09_"))]
 require_browser("JupyterLab test")
 
 # JupyterLab's user settings for the test: render every cell, not only those on screen (windowing would leave
@@ -345,7 +345,7 @@ def test_notebook_reads_right_in_jupyterlab(opened, lab, browser):
     if shown_figures != expected_figures:
         problems.append(f"figure numbers differ from the book's: JupyterLab shows {shown_figures}, "
                         f"the book {expected_figures}")
-    if notebook.name.startswith("08_"):  # every kind of link once, from the chapter and from its student copy
+    if notebook.name.startswith("09_"):  # every kind of link once, from the chapter and from its student copy
         problems += _follow_each_kind_of_link(browser, notebook.name, facts["links"])
     assert not problems, f"{opened} in JupyterLab:\n" + "\n".join(problems)
 

@@ -5,11 +5,11 @@ Each function is named after the function the reader writes and is called from t
 rather than in the notebooks lets ``tests/test_exercise_checks.py`` prove that every check accepts a right
 answer and rejects the classic wrong ones (a missing factor, a sign error, no max-subtraction, a transposed
 matrix, an off-by-one mask, …). Inputs grow with the trial number, so the first failure is the smallest.
-This package gathers the chapters' modules (``ch1`` … ``ch8``, and ``unsupervised`` for the chapter on learning
-without labels, which comes before chapter 8) under one name.
+This package gathers the chapters' modules (``ch1`` … ``ch7``, ``unsupervised`` for chapter 8, learning without
+labels, and ``ch9``) under one name.
 """
 
-from . import ch1, ch2, ch3, ch4, ch5, ch6, ch7, ch8, unsupervised
+from . import ch1, ch2, ch3, ch4, ch5, ch6, ch7, ch9, unsupervised
 from .ch1 import *  # noqa: F403
 from .ch2 import *  # noqa: F403
 from .ch3 import *  # noqa: F403
@@ -18,9 +18,9 @@ from .ch4 import *  # noqa: F403
 from .ch5 import *  # noqa: F403
 from .ch6 import *  # noqa: F403
 from .ch7 import *  # noqa: F403
-from .ch8 import *  # noqa: F403
-from .ch8 import gaussian_kl, mmd2_unbiased, noised  # noqa: F401  (the first edition's exercises)
+from .ch9 import *  # noqa: F403
+from .ch9 import gaussian_kl, mmd2_unbiased, noised  # noqa: F401  (the first edition's exercises)
 from .unsupervised import *  # noqa: F403
 
 __all__ = [*ch1.__all__, *ch2.__all__, *ch3.__all__, *ch4.__all__, *ch5.__all__, *ch6.__all__, *ch7.__all__,
-           *unsupervised.__all__, *ch8.__all__]  # in the order of the book
+           *unsupervised.__all__, *ch9.__all__]  # in the order of the book

@@ -1,4 +1,4 @@
-"""The checks of the exercises of chapter 8, Generative models: one per exercise, named after the reader's function."""
+"""The checks of the exercises of chapter 9, Generative models: one per exercise, named after the reader's function."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""The exercise checks of chapter 8, generative models, accept a right answer and reject the classic wrong ones.
+"""The exercise checks of chapter 9, generative models, accept a right answer and reject the classic wrong ones.
 
 The best discriminator between two Gaussians, the KL divergence to a Gaussian prior that is not standard, the variance
 of the noised data at every step, and the exact MMD between two Gaussians: for each, correct solutions must print
@@ -167,10 +167,10 @@ def test_a_classic_mistake_fails(check, mistake, wrong, seed, capsys):
 def test_the_stable_discriminator_is_the_optimal_discriminator_where_the_densities_are_representable():
     rng = np.random.default_rng(3)
     for _ in range(20):
-        x, *params = exercise_checks.ch8._two_gaussians_inputs(rng, 2)  # no far points
+        x, *params = exercise_checks.ch9._two_gaussians_inputs(rng, 2)  # no far points
         mu_d, sigma_d, mu_g, sigma_g = params
         expected = gan.optimal_discriminator(_pdf(x, mu_d, sigma_d), _pdf(x, mu_g, sigma_g))
-        np.testing.assert_allclose(exercise_checks.ch8._gaussian_discriminator_reference(x, *params), expected,
+        np.testing.assert_allclose(exercise_checks.ch9._gaussian_discriminator_reference(x, *params), expected,
                                    rtol=1e-12, atol=1e-15)
 
 
@@ -183,7 +183,7 @@ def test_an_overflowing_sigmoid_is_rejected_for_its_warning():
 
 
 def test_the_far_points_underflow_both_densities():
-    x, mu_d, sigma_d, mu_g, sigma_g = exercise_checks.ch8._two_gaussians_inputs(np.random.default_rng(0), 5)
+    x, mu_d, sigma_d, mu_g, sigma_g = exercise_checks.ch9._two_gaussians_inputs(np.random.default_rng(0), 5)
     assert (_pdf(x[:2], mu_d, sigma_d) == 0).all() and (_pdf(x[:2], mu_g, sigma_g) == 0).all()
     with np.errstate(invalid="ignore"):
         assert np.isnan(_naive_discriminator(x[:2], mu_d, sigma_d, mu_g, sigma_g)).all()
@@ -194,17 +194,17 @@ def test_the_references_agree_with_loops_and_the_package():
 
     rng = np.random.default_rng(5)
     for size in (1, 4, 9):
-        args = exercise_checks.ch8._two_diagonal_gaussians_inputs(rng, size)
-        np.testing.assert_allclose(exercise_checks.ch8._kl_to_gaussian_prior_reference(*args), OTHER_RIGHT[0][2](*args),
+        args = exercise_checks.ch9._two_diagonal_gaussians_inputs(rng, size)
+        np.testing.assert_allclose(exercise_checks.ch9._kl_to_gaussian_prior_reference(*args), OTHER_RIGHT[0][2](*args),
                                    rtol=1e-12)
         mu, log_var = args[:2]  # a standard prior: the ELBO's KL term
-        np.testing.assert_allclose(exercise_checks.ch8._kl_to_gaussian_prior_reference(mu, log_var, 0 * mu, 0 * mu),
+        np.testing.assert_allclose(exercise_checks.ch9._kl_to_gaussian_prior_reference(mu, log_var, 0 * mu, 0 * mu),
                                    vae.gaussian_kl(mu, log_var).data, rtol=1e-12)
-        var0, betas = exercise_checks.ch8._variance_inputs(rng, size)
-        np.testing.assert_allclose(exercise_checks.ch8._noised_variance_reference(var0, betas),
+        var0, betas = exercise_checks.ch9._variance_inputs(rng, size)
+        np.testing.assert_allclose(exercise_checks.ch9._noised_variance_reference(var0, betas),
                                    list(_steps(var0, betas)), rtol=1e-12)
-        args = exercise_checks.ch8._two_isotropic_gaussians_inputs(rng, size)
-        np.testing.assert_allclose(exercise_checks.ch8._mmd2_gaussians_reference(*args), OTHER_RIGHT[2][2](*args),
+        args = exercise_checks.ch9._two_isotropic_gaussians_inputs(rng, size)
+        np.testing.assert_allclose(exercise_checks.ch9._mmd2_gaussians_reference(*args), OTHER_RIGHT[2][2](*args),
                                    rtol=1e-10)
 
 
@@ -217,7 +217,7 @@ def test_the_kl_reference_matches_monte_carlo():
         return -0.5 * ((z - m) ** 2 / np.exp(lv) + lv + np.log(2 * np.pi)).sum(axis=1)
 
     draws = log_normal(z, mu, log_var) - log_normal(z, prior_mu, prior_log_var)
-    expected = exercise_checks.ch8._kl_to_gaussian_prior_reference(mu, log_var, prior_mu, prior_log_var)[0]
+    expected = exercise_checks.ch9._kl_to_gaussian_prior_reference(mu, log_var, prior_mu, prior_log_var)[0]
     assert abs(draws.mean() - expected) < 4 * draws.std() / np.sqrt(len(draws))
 
 
@@ -225,7 +225,7 @@ def test_the_variance_reference_matches_simulated_chains():
     rng = np.random.default_rng(7)
     var0, betas = 4.0, rng.uniform(0.01, 0.4, size=6)
     x = np.sqrt(var0) * rng.standard_normal(200_000)
-    expected = exercise_checks.ch8._noised_variance_reference(var0, betas)
+    expected = exercise_checks.ch9._noised_variance_reference(var0, betas)
     for t, beta in enumerate(betas):
         x = np.sqrt(1 - beta) * x + np.sqrt(beta) * rng.standard_normal(x.shape)
         assert abs(x.var() - expected[t]) < 5 * expected[t] * np.sqrt(2 / len(x))
@@ -236,7 +236,7 @@ def test_the_mmd_reference_is_what_the_unbiased_estimate_averages_to():
 
     rng = np.random.default_rng(8)
     mu_p, mu_q = np.array([0.0, 0.5]), np.array([0.8, -0.2])
-    expected = exercise_checks.ch8._mmd2_gaussians_reference(mu_p, 0.5, mu_q, 1.5, 0.7)
+    expected = exercise_checks.ch9._mmd2_gaussians_reference(mu_p, 0.5, mu_q, 1.5, 0.7)
     estimates = [mmd.mmd2(mu_p + np.sqrt(0.5) * rng.standard_normal((60, 2)),
                           mu_q + np.sqrt(1.5) * rng.standard_normal((50, 2)), bandwidth=0.7) for _ in range(300)]
     assert abs(np.mean(estimates) - expected) < 4 * np.std(estimates) / np.sqrt(300)
