@@ -52,7 +52,7 @@ def _nearest(X, centres):
 
 @checked(X="array (N, m)", centres="array (K, m)")
 def assign_clusters(X, centres):
-    """The assignment step: each point goes to its nearest centre, zᵢ = argminₖ ‖x⁽ⁱ⁾ − c_k‖².
+    """The assignment step: each point goes to its nearest centre, zᵢ = argminₖ ‖x⁽ⁱ⁾ − c_k‖², eqs. (8.8) and (8.9).
 
     Parameters
     ----------
@@ -72,7 +72,7 @@ def assign_clusters(X, centres):
 
 @checked(X="array (N, m)", centres="array (K, m)", labels="labels (N,) < K")
 def update_centres(X, labels, centres):
-    """The update step: each centre moves to the mean of its points, c_k = (1/N_k) Σ_{zᵢ = k} x⁽ⁱ⁾.
+    """The update step: each centre moves to the mean of its points, c_k = (1/N_k) Σ_{zᵢ = k} x⁽ⁱ⁾, eq. (8.9).
 
     **Empty clusters.** A centre that received no point has no mean. It moves to the point farthest from its own
     centre (the second empty one to the second farthest, and so on), as scikit-learn does: that point's term of J
@@ -103,7 +103,7 @@ def update_centres(X, labels, centres):
 
 @checked(X="array (N, m)", centres="array (K, m)", max_iter="count", also=centres_at_most_points)
 def lloyd(X, centres, *, max_iter=300):
-    """Lloyd's algorithm from the given centres: assignment and update steps until no assignment changes.
+    """Lloyd's algorithm from the given centres: assignment and update steps until no assignment changes, eq. (8.9).
 
     J never rises: the assignment step minimises it over the labels for fixed centres, the update step over the
     centres for fixed labels (the mean minimises a sum of squared distances). There are finitely many assignments,
@@ -139,7 +139,7 @@ def lloyd(X, centres, *, max_iter=300):
 
 @checked(X="array (N, m)", centres="array (j, m)")
 def seeding_probabilities(X, centres):
-    """The k-means++ probabilities p(i) = D(x⁽ⁱ⁾)² / Σₗ D(x⁽ˡ⁾)² that point i becomes the next centre.
+    """The k-means++ probabilities p(i) = D(x⁽ⁱ⁾)² / Σₗ D(x⁽ˡ⁾)² that point i becomes the next centre, eq. (8.10).
 
     D(x) is the distance from x to the nearest centre chosen so far: a point far from every centre is likely to be
     picked, a point that already is a centre never is.
@@ -161,7 +161,7 @@ def seeding_probabilities(X, centres):
 
 @checked(X="array (N, m)", K="count", rng="rng", also=distinct_points_for_clusters)
 def kmeans_plus_plus(X, K, rng):
-    """k-means++ seeding (Arthur and Vassilvitskii): K starting centres, each drawn with probability ∝ D(x)².
+    """k-means++ seeding (Arthur and Vassilvitskii): K starting centres, each drawn with chance ∝ D(x)², eq. (8.10).
 
     The first centre is a point drawn uniformly; each next one is drawn by :func:`seeding_probabilities`, the squared
     distance to the nearest centre so far ("D² sampling"). In expectation the seeding alone is within a factor
@@ -226,7 +226,7 @@ def kmeans(X, K, rng, *, n_init=10, init="k-means++", max_iter=300):
 
 @checked(X="array (N, m)", labels="labels (N,)", also=scorable_clustering)
 def silhouette_samples(X, labels):
-    """The silhouette sᵢ = (bᵢ − aᵢ) / max(aᵢ, bᵢ) of every point (Rousseeuw), in [−1, 1].
+    """The silhouette sᵢ = (bᵢ − aᵢ) / max(aᵢ, bᵢ) of every point (Rousseeuw), in [−1, 1], eq. (8.11).
 
     aᵢ is the mean distance from x⁽ⁱ⁾ to the other points of its cluster, bᵢ the mean distance to the points of the
     nearest other cluster: sᵢ near 1 for a point well inside its cluster, near 0 on a border, negative for a point
@@ -257,7 +257,7 @@ def silhouette_samples(X, labels):
 
 @checked(X="array (N, m)", labels="labels (N,)", also=scorable_clustering)
 def silhouette_score(X, labels):
-    """The mean silhouette (1/N) Σᵢ sᵢ of a clustering, from :func:`silhouette_samples`: higher is better.
+    """The mean silhouette (1/N) Σᵢ sᵢ of a clustering, from :func:`silhouette_samples`: higher is better, eq. (8.11).
 
     Parameters
     ----------
@@ -273,7 +273,7 @@ def silhouette_score(X, labels):
 
 @checked(labels_true="labels (N,)", labels_pred="labels (N,)", also=pairs_to_compare)
 def adjusted_rand_index(labels_true, labels_pred):
-    """The adjusted Rand index of two clusterings of the same points (Hubert and Arabie): 1 if they agree, 0 by chance.
+    """The adjusted Rand index of two clusterings (Hubert and Arabie): 1 if they agree, 0 by chance, eq. (8.12).
 
     With the contingency table nᵢⱼ (points in cluster i of the first and j of the second), its row sums aᵢ and column
     sums bⱼ, and C(n) = n(n − 1)/2 pairs: the index Σᵢⱼ C(nᵢⱼ) counts the pairs together in both, its expectation for
@@ -312,7 +312,7 @@ def adjusted_rand_index(labels_true, labels_pred):
 
 @checked(K="array (N, N)", k="count", also=affinity_matrix)
 def spectral_embedding(K, k):
-    """The spectral embedding of Ng, Jordan and Weiss: k eigenvectors of D^(−1/2) A D^(−1/2), rows set to length 1.
+    """The spectral embedding of Ng, Jordan and Weiss: k eigenvectors of D^(−1/2) A D^(−1/2), eq. (8.13).
 
     A is the matrix of affinities K (an RBF Gram matrix, say) with its diagonal set to 0, and D = diag(Σⱼ Aᵢⱼ). The
     eigenvectors of the k largest eigenvalues are the columns of U (N, k); row i, divided by its length, is the new
