@@ -4,7 +4,9 @@ scikit-learn's KMeans (test-only), started from the same centres (``init=array, 
 convergence (``tol=0``), must end at the same centres, labels and inertia; the objective never rises along Lloyd's
 iterations; k-means++ draws each next centre with probability proportional to the squared distance (a chi-square
 test at a fixed seed with a threshold far above its chance level, which sampling by the plain distance exceeds many
-times over); restarts keep the best run; an empty cluster is refilled; the silhouette matches scikit-learn's.
+times over); restarts keep the best run; an empty cluster is refilled; the silhouette and the adjusted Rand index
+match scikit-learn's; the spectral embedding solves its eigenproblem and separates what scikit-learn's spectral
+clustering separates.
 """
 
 import numpy as np
@@ -155,3 +157,70 @@ def test_bad_input_is_refused_clearly():
         kmeans.lloyd(np.where(np.eye(10, 2, dtype=bool), np.nan, X), X[:2])
     with pytest.raises(ValueError, match="distinct points"):
         kmeans.kmeans_plus_plus(np.repeat(X[:2], 5, axis=0), 3, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_adjusted_rand_index_matches_scikit_learn(seed):
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(4, size=60) * 3  # labels that are not 0, …, C − 1
+    noisy = np.where(rng.random(60) < 0.3, rng.integers(5, size=60), truth)  # 30 % relabelled at random
+    for pred in (noisy, rng.integers(3, size=60), truth, np.zeros(60, dtype=int)):
+        assert kmeans.adjusted_rand_index(truth, pred) == pytest.approx(
+            sklearn_metrics.adjusted_rand_score(truth, pred), abs=1e-12)
+
+
+def test_adjusted_rand_index_ignores_the_numbering_and_scores_trivial_agreement_1():
+    a = np.array([0, 0, 1, 1, 2, 2])
+    assert kmeans.adjusted_rand_index(a, (a + 1) % 3 + 5) == pytest.approx(1.0)
+    assert kmeans.adjusted_rand_index(np.zeros(5, dtype=int), np.zeros(5, dtype=int)) == 1.0
+    assert kmeans.adjusted_rand_index(np.arange(5), np.arange(5)) == 1.0
+    with pytest.raises(ValueError, match="at least 2"):
+        kmeans.adjusted_rand_index([0], [0])
+
+
+def _rbf(X, s):
+    return np.exp(-((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=-1) / (2 * s**2))  # (N, N)
+
+
+def test_spectral_embedding_solves_the_normalised_eigenproblem():
+    X, _ = _blobs(N=80, K=3, seed=3)
+    K = _rbf(X, 1.5)
+    U = kmeans.spectral_embedding(K, 3)
+    A = K - np.diag(np.diag(K))
+    d = A.sum(axis=1)
+    L = A / np.sqrt(np.outer(d, d))  # D^(−1/2) A D^(−1/2), built here from its definition
+    values, vectors = np.linalg.eigh(L)
+    top = vectors[:, -3:]  # (80, 3): an orthonormal basis of the eigenspace of the three largest eigenvalues
+    rescaled = U * np.linalg.norm(top, axis=1, keepdims=True)  # undo the rows' normalisation
+    np.testing.assert_allclose(top @ (top.T @ rescaled), rescaled, atol=1e-8)  # its columns lie in that eigenspace
+    np.testing.assert_allclose(np.abs(rescaled.T @ rescaled), np.eye(3), atol=1e-8)  # and are orthonormal
+    np.testing.assert_allclose(np.linalg.norm(U, axis=1), 1.0, atol=1e-12)
+    assert values[-1] == pytest.approx(1.0)  # the largest eigenvalue is 1, with the eigenvector √d
+
+
+def test_spectral_clustering_separates_the_moons_as_scikit_learn_does():
+    rng = np.random.default_rng(0)
+    t = rng.uniform(0, np.pi, size=200)
+    upper = np.column_stack([np.cos(t[:100]), np.sin(t[:100])])
+    lower = np.column_stack([1 - np.cos(t[100:]), 0.5 - np.sin(t[100:])])
+    X = np.vstack([upper, lower]) + rng.normal(size=(200, 2)) * 0.05
+    truth = np.repeat([0, 1], 100)
+    K = _rbf(X, 0.1)
+    labels = kmeans.kmeans(kmeans.spectral_embedding(K, 2), 2, np.random.default_rng(0))[1]
+    reference = sklearn_cluster.SpectralClustering(2, affinity="precomputed", random_state=0).fit(K).labels_
+    assert kmeans.adjusted_rand_index(truth, labels) == 1.0
+    assert kmeans.adjusted_rand_index(reference, labels) == 1.0
+    assert kmeans.adjusted_rand_index(truth, kmeans.kmeans(X, 2, np.random.default_rng(0))[1]) < 0.6  # k-means fails
+
+
+def test_spectral_embedding_refuses_what_is_not_an_affinity_matrix():
+    X, _ = _blobs(N=10)
+    K = _rbf(X, 1.0)
+    with pytest.raises(ValueError, match="symmetric"):
+        kmeans.spectral_embedding(K + np.triu(np.ones((10, 10)), 1), 2)
+    with pytest.raises(ValueError, match=">= 0"):
+        kmeans.spectral_embedding(K - 0.5, 2)
+    with pytest.raises(ValueError, match="Widen the kernel"):
+        kmeans.spectral_embedding(np.eye(10), 2)
+    with pytest.raises(ValueError, match="k <= N"):
+        kmeans.spectral_embedding(K, 11)

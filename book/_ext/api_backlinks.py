@@ -29,6 +29,7 @@ CHAPTERS = {
     5: "notebooks/05_convolutional_networks",
     6: "notebooks/06_sequence_models",
     7: "notebooks/07_transformers",
+    8: "notebooks/08_learning_without_labels",
     9: "notebooks/09_generative_models",
 }
 CHAPTER_OF = {  # the home chapter of each module, by its path below implementations
@@ -44,8 +45,6 @@ CHAPTER_OF = {  # the home chapter of each module, by its path below implementat
                      "language.decoding",
                      "language.attention", "language.transformer", "language.bpe", "language.ngram",
                      "language.language_model"], 7),
-    # Chapter 8, learning without labels (issue 37), is being written: until its notebook joins CHAPTERS, its modules
-    # get no back-link.
     **dict.fromkeys(["unsupervised.pca", "unsupervised.kmeans", "unsupervised.mixture"], 8),
     **dict.fromkeys(["generative.gan", "generative.vae", "generative.diffusion", "generative.mmd"], 9),
 }

@@ -96,6 +96,31 @@ def scorable_clustering(X, labels):
                          "and with the nearest other one.")
 
 
+def pairs_to_compare(labels_true, labels_pred):
+    """Two clusterings of the same N >= 2 points: the adjusted Rand index counts pairs of points."""
+    if labels_true.shape[0] < 2:
+        raise ValueError("labels_true holds a single point; the adjusted Rand index compares pairs of points and "
+                         "needs at least 2. Pass the labels of the whole data set.")
+
+
+def affinity_matrix(K, k):
+    """K (N, N) holds affinities: symmetric, >= 0, every point with a positive affinity to another; 1 <= k <= N."""
+    if k > K.shape[0]:
+        raise ValueError(f"k = {k} eigenvectors but K holds only N = {K.shape[0]} points; expected k <= N.")
+    if np.abs(K - K.T).max() > 1e-10 * max(np.abs(K).max(), np.finfo(float).tiny):
+        raise ValueError("K must be symmetric, as a Gram matrix of a kernel is; received max abs(K − Kᵀ) = "
+                         f"{np.abs(K - K.T).max():.3g}. Pass kernels.rbf_kernel(X, X, width=s).")
+    if (K < 0).any():
+        raise ValueError(f"K must hold affinities >= 0; its smallest entry is {K.min():.3g}. Use a kernel whose values "
+                         "are >= 0, such as the RBF kernel.")
+    degree = K.sum(axis=1) - np.diag(K)  # (N,): each point's affinity to the others
+    if (degree <= 0).any():
+        i = int(np.argmax(degree <= 0))
+        raise ValueError(f"point {i} has affinity 0 to every other point (its row of K is 0 off the diagonal), so "
+                         "the normalised affinities divide by 0. Widen the kernel (a larger width s) or drop the "
+                         "isolated point.")
+
+
 def mixture_weights(weights):
     """Mixture weights π (K,) are > 0 and sum to 1."""
     if (weights <= 0).any():

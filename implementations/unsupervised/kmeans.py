@@ -3,15 +3,24 @@
 k-means looks for K centres c₁, …, c_K and an assignment zᵢ of every point to one of them that minimise the
 objective (scikit-learn's inertia) J = Σᵢ ‖x⁽ⁱ⁾ − c_{zᵢ}‖². Lloyd's algorithm alternates two steps, each of which
 can only lower J: assign every point to its nearest centre, then move every centre to the mean of its points.
+Two tools go with it: the adjusted Rand index, which scores a clustering against a known grouping, and the spectral
+embedding, in which k-means finds clusters that are not round.
 """
 
 import numpy as np
 
 from .._contract import checked
-from ._checks import centres_at_most_points, distinct_points_for_clusters, scorable_clustering
+from ._checks import (
+    affinity_matrix,
+    centres_at_most_points,
+    distinct_points_for_clusters,
+    pairs_to_compare,
+    scorable_clustering,
+)
 
 __all__ = ["squared_distances", "assign_clusters", "update_centres", "lloyd", "seeding_probabilities",
-           "kmeans_plus_plus", "kmeans", "silhouette_samples", "silhouette_score"]
+           "kmeans_plus_plus", "kmeans", "silhouette_samples", "silhouette_score", "adjusted_rand_index",
+           "spectral_embedding"]
 
 
 @checked(X="array (N, m)", centres="array (K, m)")
@@ -43,7 +52,7 @@ def _nearest(X, centres):
 
 @checked(X="array (N, m)", centres="array (K, m)")
 def assign_clusters(X, centres):
-    """The assignment step: each point goes to its nearest centre, zᵢ = argminₖ ‖x⁽ⁱ⁾ − c_k‖².
+    """The assignment step: each point goes to its nearest centre, zᵢ = argminₖ ‖x⁽ⁱ⁾ − c_k‖², eqs. (8.8) and (8.9).
 
     Parameters
     ----------
@@ -63,7 +72,7 @@ def assign_clusters(X, centres):
 
 @checked(X="array (N, m)", centres="array (K, m)", labels="labels (N,) < K")
 def update_centres(X, labels, centres):
-    """The update step: each centre moves to the mean of its points, c_k = (1/N_k) Σ_{zᵢ = k} x⁽ⁱ⁾.
+    """The update step: each centre moves to the mean of its points, c_k = (1/N_k) Σ_{zᵢ = k} x⁽ⁱ⁾, eq. (8.9).
 
     **Empty clusters.** A centre that received no point has no mean. It moves to the point farthest from its own
     centre (the second empty one to the second farthest, and so on), as scikit-learn does: that point's term of J
@@ -94,7 +103,7 @@ def update_centres(X, labels, centres):
 
 @checked(X="array (N, m)", centres="array (K, m)", max_iter="count", also=centres_at_most_points)
 def lloyd(X, centres, *, max_iter=300):
-    """Lloyd's algorithm from the given centres: assignment and update steps until no assignment changes.
+    """Lloyd's algorithm from the given centres: assignment and update steps until no assignment changes, eq. (8.9).
 
     J never rises: the assignment step minimises it over the labels for fixed centres, the update step over the
     centres for fixed labels (the mean minimises a sum of squared distances). There are finitely many assignments,
@@ -130,7 +139,7 @@ def lloyd(X, centres, *, max_iter=300):
 
 @checked(X="array (N, m)", centres="array (j, m)")
 def seeding_probabilities(X, centres):
-    """The k-means++ probabilities p(i) = D(x⁽ⁱ⁾)² / Σₗ D(x⁽ˡ⁾)² that point i becomes the next centre.
+    """The k-means++ probabilities p(i) = D(x⁽ⁱ⁾)² / Σₗ D(x⁽ˡ⁾)² that point i becomes the next centre, eq. (8.10).
 
     D(x) is the distance from x to the nearest centre chosen so far: a point far from every centre is likely to be
     picked, a point that already is a centre never is.
@@ -152,7 +161,7 @@ def seeding_probabilities(X, centres):
 
 @checked(X="array (N, m)", K="count", rng="rng", also=distinct_points_for_clusters)
 def kmeans_plus_plus(X, K, rng):
-    """k-means++ seeding (Arthur and Vassilvitskii): K starting centres, each drawn with probability ∝ D(x)².
+    """k-means++ seeding (Arthur and Vassilvitskii): K starting centres, each drawn with chance ∝ D(x)², eq. (8.10).
 
     The first centre is a point drawn uniformly; each next one is drawn by :func:`seeding_probabilities`, the squared
     distance to the nearest centre so far ("D² sampling"). In expectation the seeding alone is within a factor
@@ -217,7 +226,7 @@ def kmeans(X, K, rng, *, n_init=10, init="k-means++", max_iter=300):
 
 @checked(X="array (N, m)", labels="labels (N,)", also=scorable_clustering)
 def silhouette_samples(X, labels):
-    """The silhouette sᵢ = (bᵢ − aᵢ) / max(aᵢ, bᵢ) of every point (Rousseeuw), in [−1, 1].
+    """The silhouette sᵢ = (bᵢ − aᵢ) / max(aᵢ, bᵢ) of every point (Rousseeuw), in [−1, 1], eq. (8.11).
 
     aᵢ is the mean distance from x⁽ⁱ⁾ to the other points of its cluster, bᵢ the mean distance to the points of the
     nearest other cluster: sᵢ near 1 for a point well inside its cluster, near 0 on a border, negative for a point
@@ -248,7 +257,7 @@ def silhouette_samples(X, labels):
 
 @checked(X="array (N, m)", labels="labels (N,)", also=scorable_clustering)
 def silhouette_score(X, labels):
-    """The mean silhouette (1/N) Σᵢ sᵢ of a clustering, from :func:`silhouette_samples`: higher is better.
+    """The mean silhouette (1/N) Σᵢ sᵢ of a clustering, from :func:`silhouette_samples`: higher is better, eq. (8.11).
 
     Parameters
     ----------
@@ -260,3 +269,72 @@ def silhouette_score(X, labels):
     float
     """
     return float(silhouette_samples(X, labels).mean())
+
+
+@checked(labels_true="labels (N,)", labels_pred="labels (N,)", also=pairs_to_compare)
+def adjusted_rand_index(labels_true, labels_pred):
+    """The adjusted Rand index of two clusterings (Hubert and Arabie): 1 if they agree, 0 by chance, eq. (8.12).
+
+    With the contingency table nᵢⱼ (points in cluster i of the first and j of the second), its row sums aᵢ and column
+    sums bⱼ, and C(n) = n(n − 1)/2 pairs: the index Σᵢⱼ C(nᵢⱼ) counts the pairs together in both, its expectation for
+    random labels of the same cluster sizes is Σᵢ C(aᵢ) Σⱼ C(bⱼ) / C(N), and its largest value ½(Σᵢ C(aᵢ) + Σⱼ C(bⱼ));
+    ARI = (index − expected) / (largest − expected). The numbering of the clusters does not matter, and two trivial
+    clusterings that agree (both one cluster, or both every point alone) score 1, as in scikit-learn.
+
+    Parameters
+    ----------
+    labels_true : array_like of shape (N,)
+        A known grouping (the classes, say), integers >= 0; N >= 2.
+    labels_pred : array_like of shape (N,)
+        A clustering of the same points.
+
+    Returns
+    -------
+    float
+        At most 1; near 0 for a clustering no better than chance, and it can be negative.
+    """
+    _, a = np.unique(labels_true, return_inverse=True)  # (N,): clusters numbered 0, …, I − 1
+    _, b = np.unique(labels_pred, return_inverse=True)  # (N,)
+    table = np.zeros((a.max() + 1, b.max() + 1))  # nᵢⱼ: (I, J)
+    np.add.at(table, (a, b), 1.0)
+
+    def pairs(n):
+        return n * (n - 1) / 2  # C(n), elementwise
+
+    index = pairs(table).sum()  # Σᵢⱼ C(nᵢⱼ)
+    rows, cols = pairs(table.sum(axis=1)).sum(), pairs(table.sum(axis=0)).sum()  # Σᵢ C(aᵢ), Σⱼ C(bⱼ)
+    expected = rows * cols / pairs(a.shape[0])
+    largest = (rows + cols) / 2
+    if largest == expected:  # both clusterings trivial (one cluster, or N singletons) and equal
+        return 1.0
+    return float((index - expected) / (largest - expected))
+
+
+@checked(K="array (N, N)", k="count", also=affinity_matrix)
+def spectral_embedding(K, k):
+    """The spectral embedding of Ng, Jordan and Weiss: k eigenvectors of D^(−1/2) A D^(−1/2), eq. (8.13).
+
+    A is the matrix of affinities K (an RBF Gram matrix, say) with its diagonal set to 0, and D = diag(Σⱼ Aᵢⱼ). The
+    eigenvectors of the k largest eigenvalues are the columns of U (N, k); row i, divided by its length, is the new
+    point of x⁽ⁱ⁾. Points joined by chains of large affinities land close together, even when their cluster is not
+    round, and k-means on these rows then finds the clusters (spectral clustering).
+
+    Parameters
+    ----------
+    K : array_like of shape (N, N)
+        Symmetric affinities >= 0; every point has a positive affinity to some other point.
+    k : int
+        The number of eigenvectors, usually the number of clusters; 1 <= k <= N.
+
+    Returns
+    -------
+    U : ndarray of shape (N, k)
+        One row per point, each of length 1. Each column is determined up to sign (and, for equal eigenvalues, up
+        to a rotation): distances between the rows, and so the clusters k-means finds, are not.
+    """
+    A = K - np.diag(np.diag(K))  # affinities between different points only: (N, N)
+    degree = A.sum(axis=1)  # the diagonal of D: (N,)
+    L = A / np.sqrt(np.outer(degree, degree))  # D^(−1/2) A D^(−1/2): (N, N)
+    _, vectors = np.linalg.eigh(L)  # eigenvalues ascending: (N, N)
+    U = vectors[:, ::-1][:, :k]  # the k of largest eigenvalue: (N, k)
+    return U / np.maximum(np.linalg.norm(U, axis=1, keepdims=True), np.finfo(float).tiny)  # rows of length 1

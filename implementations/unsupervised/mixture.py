@@ -24,7 +24,7 @@ __all__ = ["gaussian_log_density", "e_step", "m_step", "log_likelihood", "elbo",
 
 @checked(X="array (N, m)", means="array (K, m)", covs="array (K, m, m)", also=spd_covariances)
 def gaussian_log_density(X, means, covs):
-    """log N(x⁽ⁱ⁾ | μₖ, Σₖ) = −½ (m log 2π + log det Σₖ + (x − μₖ)ᵀ Σₖ⁻¹ (x − μₖ)) for every point and component.
+    """log N(x⁽ⁱ⁾ | μₖ, Σₖ) = −½ (m log 2π + log det Σₖ + (x − μₖ)ᵀ Σₖ⁻¹ (x − μₖ)) for all i and k, eq. (8.14).
 
     With the Cholesky factor Σₖ = GGᵀ, the quadratic form is ‖G⁻¹(x − μₖ)‖² and log det Σₖ = 2 Σⱼ log Gⱼⱼ: no inverse
     and no determinant, which would overflow in many dimensions.
@@ -52,7 +52,7 @@ def gaussian_log_density(X, means, covs):
 @checked(X="array (N, m)", weights="array (K,)", means="array (K, m)", covs="array (K, m, m)",
          also=mixture_parameters)
 def e_step(X, weights, means, covs):
-    """The E step: responsibilities rᵢₖ = πₖ N(x⁽ⁱ⁾ | μₖ, Σₖ) / Σⱼ πⱼ N(x⁽ⁱ⁾ | μⱼ, Σⱼ), in log space.
+    """The E step: responsibilities rᵢₖ = πₖ N(x⁽ⁱ⁾ | μₖ, Σₖ) / Σⱼ πⱼ N(x⁽ⁱ⁾ | μⱼ, Σⱼ), in log space, eq. (8.15).
 
     The densities themselves underflow to 0 far from every component (a density of e⁻⁸⁰⁰); their logarithms do not.
     The denominator is log p(x⁽ⁱ⁾) = logsumexpₖ(log πₖ + log N(x⁽ⁱ⁾ | μₖ, Σₖ)), computed by factoring out the largest
@@ -82,7 +82,7 @@ def e_step(X, weights, means, covs):
 
 @checked(X="array (N, m)", R="array (N, K)", reg_covar="penalty", also=responsibilities_for_data)
 def m_step(X, R, reg_covar=1e-6):
-    """The M step: the weights, means and covariances that maximise the expected complete log-likelihood.
+    """The M step: the weights, means and covariances that maximise the expected complete log-likelihood, eq. (8.16).
 
     With Nₖ = Σᵢ rᵢₖ (plus 10ε, as in scikit-learn, so that a component without points divides by no 0):
     πₖ = Nₖ / N, μₖ = (1/Nₖ) Σᵢ rᵢₖ x⁽ⁱ⁾ and Σₖ = (1/Nₖ) Σᵢ rᵢₖ (x⁽ⁱ⁾ − μₖ)(x⁽ⁱ⁾ − μₖ)ᵀ + reg_covar·I.
@@ -124,7 +124,7 @@ def m_step(X, R, reg_covar=1e-6):
 @checked(X="array (N, m)", weights="array (K,)", means="array (K, m)", covs="array (K, m, m)",
          also=mixture_parameters)
 def log_likelihood(X, weights, means, covs):
-    """The mean log-likelihood (1/N) Σᵢ log p(x⁽ⁱ⁾) of the mixture (scikit-learn's ``score``).
+    """The mean log-likelihood (1/N) Σᵢ log p(x⁽ⁱ⁾) of the mixture (scikit-learn's ``score``), eq. (8.14).
 
     On points held out from fitting, it measures how well the density generalises: the criterion for choosing the
     number of components that does not reward overfitting.
@@ -146,7 +146,7 @@ def log_likelihood(X, weights, means, covs):
 @checked(X="array (N, m)", q="array (N, K)", weights="array (K,)", means="array (K, m)", covs="array (K, m, m)",
          also=(distributions_for_data, mixture_parameters))
 def elbo(X, q, weights, means, covs):
-    """The evidence lower bound Σᵢ Σₖ qᵢₖ (log πₖ + log N(x⁽ⁱ⁾ | μₖ, Σₖ) − log qᵢₖ) <= Σᵢ log p(x⁽ⁱ⁾).
+    """The evidence lower bound Σᵢ Σₖ qᵢₖ (log πₖ + log N(x⁽ⁱ⁾ | μₖ, Σₖ) − log qᵢₖ) <= Σᵢ log p(x⁽ⁱ⁾), eq. (8.17).
 
     By Jensen's inequality, log p(x) = log Σₖ qₖ (p(x, z = k) / qₖ) >= Σₖ qₖ log(p(x, z = k) / qₖ) for any
     distribution q over the components; terms with qᵢₖ = 0 count 0.
@@ -173,7 +173,7 @@ def elbo(X, q, weights, means, covs):
 @checked(X="array (N, m)", q="array (N, K)", weights="array (K,)", means="array (K, m)", covs="array (K, m, m)",
          also=(distributions_for_data, mixture_parameters))
 def posterior_kl(X, q, weights, means, covs):
-    """The gap of the bound: Σᵢ KL(qᵢ ‖ p(z | x⁽ⁱ⁾)) = Σᵢ Σₖ qᵢₖ (log qᵢₖ − log rᵢₖ) >= 0.
+    """The gap of the bound: Σᵢ KL(qᵢ ‖ p(z | x⁽ⁱ⁾)) = Σᵢ Σₖ qᵢₖ (log qᵢₖ − log rᵢₖ) >= 0, eq. (8.17).
 
     log p(x⁽ⁱ⁾) = ELBO + KL exactly (:func:`elbo`), for every q: the KL is 0, and the bound tight, when qᵢ is the
     posterior, the responsibilities of the same parameters.
@@ -201,7 +201,7 @@ def posterior_kl(X, q, weights, means, covs):
 @checked(X="array (N, m)", weights="array (K,)", means="array (K, m)", covs="array (K, m, m)", reg_covar="penalty",
          max_iter="count", tol="penalty", also=mixture_fits_data)
 def fit_gmm(X, weights, means, covs, *, reg_covar=1e-6, max_iter=100, tol=1e-3):
-    """EM for a Gaussian mixture with full covariances, from the given parameters.
+    """EM for a Gaussian mixture with full covariances, from the given parameters, eqs. (8.15) and (8.16).
 
     Each iteration is an M step on the responsibilities of the current parameters, then an E step. It stops when the
     mean log-likelihood rises by less than ``tol``, or after ``max_iter`` iterations. The log-likelihood never falls
@@ -244,7 +244,7 @@ def fit_gmm(X, weights, means, covs, *, reg_covar=1e-6, max_iter=100, tol=1e-3):
 @checked(weights="array (K,)", means="array (K, m)", covs="array (K, m, m)", n="count", rng="rng",
          also=mixture_parameters)
 def sample_gmm(weights, means, covs, n, rng):
-    """n draws from the mixture by ancestral sampling: z ~ Categorical(π), then x = μ_z + G_z ε with ε ~ N(0, I).
+    """n draws from the mixture, eq. (8.14), by ancestral sampling: z ~ Cat(π), then x = μ_z + G_z ε, ε ~ N(0, I).
 
     Parameters
     ----------
@@ -269,7 +269,7 @@ def sample_gmm(weights, means, covs, n, rng):
 
 @checked(K="count", m="count")
 def num_parameters(K, m):
-    """The free parameters of a mixture of K full-covariance Gaussians in m dimensions.
+    """The free parameters of a mixture of K full-covariance Gaussians in m dimensions, eq. (8.18).
 
     K − 1 weights (they sum to 1), K m mean coordinates and K m(m + 1)/2 covariance entries (symmetric).
 
@@ -288,7 +288,7 @@ def num_parameters(K, m):
 @checked(X="array (N, m)", weights="array (K,)", means="array (K, m)", covs="array (K, m, m)",
          also=mixture_parameters)
 def bic(X, weights, means, covs):
-    """The Bayesian information criterion −2 Σᵢ log p(x⁽ⁱ⁾) + p log N, lower is better (Schwarz).
+    """The Bayesian information criterion −2 Σᵢ log p(x⁽ⁱ⁾) + p log N, lower is better (Schwarz), eq. (8.18).
 
     p is :func:`num_parameters`: the penalty grows with the parameters, so that a mixture with more components must
     raise the likelihood enough to pay for them.

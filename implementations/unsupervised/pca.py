@@ -18,7 +18,7 @@ __all__ = ["pca", "explained_variance", "project", "reconstruct", "reconstructio
 
 @checked(X="array (N, m)", also=at_least_two_points)
 def pca(X):
-    """The principal directions of X from the SVD of the centred data, X − 1μᵀ = U D Vᵀ.
+    """The principal directions of X from the SVD of the centred data, X − 1μᵀ = U D Vᵀ, eq. (8.1).
 
     Each direction's sign is fixed so that its entry of largest magnitude is positive: the SVD determines vⱼ only up
     to sign, and a fixed choice gives the same plots on every machine.
@@ -45,7 +45,7 @@ def pca(X):
 
 @checked(singular_values="array (r,)", N="count", also=variance_to_explain)
 def explained_variance(singular_values, N):
-    """The variance of the data along each principal direction, dⱼ² / (N − 1), and its share of the total variance.
+    """The variance dⱼ² / (N − 1) of the data along each principal direction, and its share of the total, eq. (8.2).
 
     The shares sum to 1 over all r directions: the total variance is Σⱼ dⱼ² / (N − 1), the trace of the sample
     covariance (scikit-learn's ``explained_variance_`` and ``explained_variance_ratio_`` divide by N − 1 too).
@@ -69,7 +69,7 @@ def explained_variance(singular_values, N):
 
 @checked(X="array (N, m)", mean="array (m,)", components="array (k, m)")
 def project(X, mean, components):
-    """The codes z = V_kᵀ(x − μ) of each row x of X on the k principal directions (the rows of ``components``).
+    """The codes z = V_kᵀ(x − μ) of each row x of X on the k principal directions (``components``), eq. (8.3).
 
     Parameters
     ----------
@@ -88,7 +88,7 @@ def project(X, mean, components):
 
 @checked(Z="array (N, k)", mean="array (m,)", components="array (k, m)")
 def reconstruct(Z, mean, components):
-    """The reconstructions x̂ = μ + V_k z of codes z (the rows of Z), back in the space of the data.
+    """The reconstructions x̂ = μ + V_k z of codes z (the rows of Z), back in the space of the data, eq. (8.3).
 
     Parameters
     ----------
@@ -106,7 +106,7 @@ def reconstruct(Z, mean, components):
 
 @checked(X="array (N, m)", mean="array (m,)", components="array (k, m)")
 def reconstruction_error(X, mean, components):
-    """The mean squared reconstruction error (1/N) Σᵢ ‖x⁽ⁱ⁾ − x̂⁽ⁱ⁾‖² with the k principal directions given.
+    """The mean squared reconstruction error (1/N) Σᵢ ‖x⁽ⁱ⁾ − x̂⁽ⁱ⁾‖² with the k principal directions given, eq. (8.4).
 
     On the data PCA was fitted to, it equals the discarded singular values, Σ_{j > k} dⱼ² / N (Eckart–Young): no
     other k-dimensional affine subspace reconstructs the data better.
@@ -128,7 +128,7 @@ def reconstruction_error(X, mean, components):
 @checked(X="array (N, m)", mean="array (m,)", components="array (k, m)", variance="array (k,)",
          also=components_match)
 def whiten(X, mean, components, variance):
-    """Whitened codes z / √λ: each code divided by the standard deviation of the data along its direction.
+    """Whitened codes z / √λ: each code divided by the standard deviation of the data along its direction, eq. (8.5).
 
     On the data PCA was fitted to, with λ = dⱼ² / (N − 1) from :func:`explained_variance`, the whitened codes have the
     identity as their sample covariance: uncorrelated, each of variance 1 (scikit-learn's ``PCA(whiten=True)``).
@@ -150,12 +150,12 @@ def whiten(X, mean, components, variance):
 
 @checked(X="array (N, m)", k="count", also=ppca_components)
 def fit_ppca(X, k):
-    """The maximum-likelihood probabilistic PCA x = Wz + μ + ε, z ~ N(0, I_k), ε ~ N(0, σ²I) (Tipping and Bishop).
+    """Maximum-likelihood probabilistic PCA, x = Wz + μ + ε with z ~ N(0, I_k), ε ~ N(0, σ²I), eq. (8.7).
 
     With λ₁ ≥ … ≥ λ_m the eigenvalues of the sample covariance S = (1/N) Σᵢ (x⁽ⁱ⁾ − μ)(x⁽ⁱ⁾ − μ)ᵀ, λⱼ = dⱼ² / N (0
     beyond the r singular values), the maximum is σ² = (1/(m − k)) Σ_{j > k} λⱼ, the mean variance of the discarded
-    directions, and W = V_k (Λ_k − σ²I)^{1/2} (up to a rotation of the latent space, here the identity). The maximum
-    likelihood divides by N, not N − 1.
+    directions, and W = V_k (Λ_k − σ²I)^{1/2} (Tipping and Bishop; up to a rotation of the latent space, here the
+    identity). The maximum likelihood divides by N, not N − 1.
 
     Parameters
     ----------
@@ -187,7 +187,7 @@ def fit_ppca(X, k):
 
 @checked(X="array (N, m)", mean="array (m,)", W="array (m, k)", sigma2="rate")
 def ppca_log_likelihood(X, mean, W, sigma2):
-    """The mean log-likelihood (1/N) Σᵢ log N(x⁽ⁱ⁾ | μ, C) of probabilistic PCA, C = WWᵀ + σ²I.
+    """The mean log-likelihood (1/N) Σᵢ log N(x⁽ⁱ⁾ | μ, C) of probabilistic PCA, C = WWᵀ + σ²I, eq. (8.6).
 
     x is Gaussian with mean μ and covariance C, the k directions of W plus isotropic noise; its log-density is
     computed with a Cholesky factor of C. At the maximum of :func:`fit_ppca` it equals

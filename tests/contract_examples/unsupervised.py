@@ -28,6 +28,7 @@ NOT_SPD = np.stack([np.eye(3), np.diag([1.0, 1.0, -1.0]), np.eye(3)])
 NOT_SYMMETRIC = np.stack([np.eye(3), np.eye(3) + np.triu(np.ones((3, 3)), 1), np.eye(3)])
 R_NEGATIVE = R.copy()
 R_NEGATIVE[0, :2] = [1.5, -0.5 - R[0, 2]]
+AFFINITY = np.exp(-kmeans.squared_distances(X, X) / 8)  # (8, 8): an RBF Gram matrix of width 2
 X_FLAT = np.column_stack([X[:, :2], X[:, 0] + X[:, 1]])  # (8, 3) on a plane through the origin
 
 
@@ -128,6 +129,16 @@ EXAMPLES = {
         build=lambda: (kmeans.silhouette_score, {"X": X, "labels": labels}),
         roles={"X": "array", "labels": "labels::X"},
         extra=[("a single cluster", {"labels": np.zeros(8, dtype=int)}, ())]),
+    "implementations.unsupervised.kmeans.adjusted_rand_index": Example(
+        build=lambda: (kmeans.adjusted_rand_index, {"labels_true": labels, "labels_pred": labels[::-1]}),
+        roles={"labels_true": "labels", "labels_pred": "labels::labels_true"},
+        extra=[("a single point", {"labels_true": labels[:1], "labels_pred": labels[:1]}, ()),
+               ("labels_pred of another N", {"labels_pred": labels[:5]}, ())]),
+    "implementations.unsupervised.kmeans.spectral_embedding": Example(
+        build=lambda: (kmeans.spectral_embedding, {"K": AFFINITY, "k": 2}),
+        roles={"K": "array", "k": "count"},
+        extra=[("k larger than N", {"k": 9}, ()), ("not symmetric", {"K": AFFINITY + np.triu(np.ones((8, 8)), 1)}, ()),
+               ("a negative affinity", {"K": AFFINITY - 0.5}, ()), ("an isolated point", {"K": np.eye(8)}, ())]),
     "implementations.unsupervised.mixture.gaussian_log_density": Example(
         build=lambda: (mixture.gaussian_log_density, {"X": X, "means": centres, "covs": covs}),
         roles={"X": "array", "means": "array", "covs": "array:any-nd"},

@@ -102,7 +102,7 @@ def test_title_page_contents_and_parts(pages):
     for number, title, _ in CHAPTERS:
         assert re.search(rf"^\s*{number}\s+{re.escape(title)}\s+\d+\s*$", toc, re.M), (
             f"the contents do not list {number} {title!r} with a page number")
-    for part in ("I Supervised learning", "II Generative models", "III Appendix"):
+    for part in ("I Supervised learning", "II Unsupervised learning", "III Appendix"):
         assert any(_flat(page).startswith(f"Part {part}") for page in pages), f"no part page {part!r}"
     for unnumbered in ("Preface", "Setup", "Notation", "Bibliography"):
         assert re.search(rf"^{unnumbered}\s+\d+\s*$", toc, re.M), f"the contents do not list {unnumbered!r}"
