@@ -268,15 +268,14 @@ def test_the_issue_examples_read_as_intended():
     """The failures a reader used to get: now named, with the input and the kind of mistake."""
     from test_exercise_checks_ch7 import _attention
 
-    def positional_encoding(T, D):
-        angles = np.arange(T)[:, None] / 10000 ** (np.arange(0, D, 2) / D)  # (T, ceil(D / 2))
-        PE = np.zeros((T, D))
-        PE[:, 0::2] = np.sin(angles)
-        PE[:, 1::2] = np.cos(angles)  # odd D: one cosine column too many
-        return PE
+    def position_shift(m, D):
+        omega = 1 / 10000 ** (np.arange(D) / D)  # one frequency per column: D of them, not D / 2
+        M = np.zeros((D, D))
+        M[0::2, 0::2] = np.diag(np.cos(m * omega))  # (D, D) into a (D/2, D/2) slice
+        return M
 
-    with pytest.raises(ExerciseCheckFailed, match=r"(?s)positional_encoding raised ValueError.*T = \d+.*D = 3"):
-        exercise_checks.positional_encoding(positional_encoding, rng=np.random.default_rng(0))
+    with pytest.raises(ExerciseCheckFailed, match=r"(?s)position_shift raised ValueError.*m = \d+.*D = \d+"):
+        exercise_checks.position_shift(position_shift, rng=np.random.default_rng(0))
 
     def causal_attention(Q, K, V):
         return _attention(Q, K, V)[:1]

@@ -1,10 +1,11 @@
 """The exercise checks of chapter 7, transformers, accept a right answer and reject the classic wrong ones.
 
-Causal attention, sinusoidal positions, a block's parameters, BPE's merges, beam search over a bigram table, a bigram
-model's perplexity and one step of attention with a key–value cache: for each, a correct solution must print ``pass``
-and every listed mistake must raise ``ExerciseCheckFailed``. The references inside the checks are tested too: the
-BPE merges against a loop that recounts every pair, the beam search against an exhaustive search where the beam is
-wide enough to be exact.
+Causal attention, the shift of sinusoidal positions, a decoder block's parameters, BPE's merges, beam search over a
+bigram table, a bigram model's perplexity and one step of attention with a key–value cache: for each, a correct
+solution must print ``pass`` and every listed mistake must raise ``ExerciseCheckFailed``; the mistakes whose symptom
+would mislead are named in the message. The references inside the checks are tested too: the shift of positions
+against the package's encoding, the BPE merges against a loop that recounts every pair, the beam search against an
+exhaustive search where the beam is wide enough to be exact.
 """
 
 import itertools
@@ -38,23 +39,23 @@ def causal_attention(Q, K, V):
     return _attention(Q, K, V)
 
 
-def _positions(T, D, *, exponent_uses_column=False, swap=False):
-    PE = np.zeros((T, D))
-    for i in range(T):
-        for column in range(D):
-            two_k = column if exponent_uses_column else column - column % 2
-            angle = i / 10000 ** (two_k / D)
-            use_sin = (column % 2 == 0) != swap
-            PE[i, column] = np.sin(angle) if use_sin else np.cos(angle)
-    return PE
+def _shift(m, D, *, exponent_uses_column=False, no_frequency=False, halves=False):
+    """M with PE[i + m] = PE[i] M: a 2 x 2 rotation by m ω_k on the columns (2k, 2k + 1) of every frequency."""
+    M = np.zeros((D, D))
+    for k in range(D // 2):
+        omega = 1 / 10000 ** ((k if exponent_uses_column else 2 * k) / D)
+        b = m if no_frequency else m * omega
+        s, c = (k, k + D // 2) if halves else (2 * k, 2 * k + 1)  # the sine's column and the cosine's
+        M[s, s], M[c, s], M[s, c], M[c, c] = np.cos(b), np.sin(b), -np.sin(b), np.cos(b)
+    return M
 
 
-def positional_encoding(T, D):
-    return _positions(T, D)
+def position_shift(m, D):
+    return _shift(m, D)
 
 
-def block_parameters(D, num_heads, d_ff):
-    return 2 * (2 * D) + 4 * D * D + (D * d_ff + d_ff) + (d_ff * D + D)
+def decoder_block_parameters(D, num_heads, d_ff):
+    return 3 * (2 * D) + 2 * (4 * D * D) + (D * d_ff + d_ff) + (d_ff * D + D)
 
 
 def _merge(ids, pair, new_id):
@@ -144,7 +145,7 @@ def attend_with_cache(q, k, v, K_cache, V_cache):
     return _cached(q, k, v, K_cache, V_cache)
 
 
-RIGHT = [causal_attention, positional_encoding, block_parameters, bpe_merges, beam_search_table, bigram_perplexity,
+RIGHT = [causal_attention, position_shift, decoder_block_parameters, bpe_merges, beam_search_table, bigram_perplexity,
          attend_with_cache]
 
 
@@ -163,7 +164,20 @@ def _bpe_by_recounting(word_counts, num_merges):
     return np.array(merges)
 
 
+def _shift_from_encoding(m, D):
+    """Each frequency's rotation read off the package's encoding: PE[1] holds (sin ω_k, cos ω_k)."""
+    from implementations.language.attention import sinusoidal_positional_encoding
+
+    sin, cos = sinusoidal_positional_encoding(m + 1, D)[m].reshape(-1, 2).T  # (D/2,) each: sin(m ω_k), cos(m ω_k)
+    M = np.zeros((D, D))
+    for k in range(D // 2):
+        M[2 * k:2 * k + 2, 2 * k:2 * k + 2] = [[cos[k], -sin[k]], [sin[k], cos[k]]]
+    return M
+
+
 OTHER_RIGHT = [
+    ("position_shift", "rotations read off the package's encoding at positions 0 and 1",
+     lambda m, D: _shift_from_encoding(m, D)),
     ("causal_attention", "a loop over the queries",
      lambda Q, K, V: np.array([_attention(Q[: i + 1], K[: i + 1], V[: i + 1])[-1] for i in range(len(Q))])),
     ("bpe_merges", "every occurrence of every word counted afresh", _bpe_by_recounting),
@@ -183,19 +197,23 @@ WRONG = {
         ("mask on the wrong triangle: looks at the future", lambda Q, K, V: _attention(Q, K, V, future=True)),
         ("mask applied after the softmax", lambda Q, K, V: _attention(Q, K, V, mask_after=True)),
     ],
-    "positional_encoding": [
-        ("exponent uses the column, not 2k", lambda T, D: _positions(T, D, exponent_uses_column=True)),
-        ("sine and cosine swapped", lambda T, D: _positions(T, D, swap=True)),
-        ("transposed", lambda T, D: _positions(T, D).T),
+    "position_shift": [
+        ("transposed: a shift by −m", lambda m, D: _shift(m, D).T),
+        ("exponent uses k, not 2k", lambda m, D: _shift(m, D, exponent_uses_column=True)),
+        ("the angle m, without the frequency", lambda m, D: _shift(m, D, no_frequency=True)),
+        ("sines in the first half of the columns, cosines in the second", lambda m, D: _shift(m, D, halves=True)),
     ],
-    "block_parameters": [
-        ("LayerNorms forgotten", lambda D, h, d_ff: block_parameters(D, h, d_ff) - 4 * D),
-        ("LayerNorm's β forgotten", lambda D, h, d_ff: block_parameters(D, h, d_ff) - 2 * D),
-        ("every head with full D x D matrices", lambda D, h, d_ff: block_parameters(D, h, d_ff) + 3 * (h - 1) * D * D),
-        ("each head's W_q, W_k, W_v and W_o counted as D x D", lambda D, h, d_ff: block_parameters(D, h, d_ff)
-         + 4 * (h - 1) * D * D),
-        ("feed-forward biases forgotten", lambda D, h, d_ff: 4 * D + 4 * D * D + 2 * D * d_ff),
-        ("biases given to the attention matrices", lambda D, h, d_ff: block_parameters(D, h, d_ff) + 4 * D),
+    "decoder_block_parameters": [
+        ("LayerNorms forgotten", lambda D, h, d_ff: decoder_block_parameters(D, h, d_ff) - 6 * D),
+        ("the third LayerNorm forgotten", lambda D, h, d_ff: decoder_block_parameters(D, h, d_ff) - 2 * D),
+        ("LayerNorm's β forgotten", lambda D, h, d_ff: decoder_block_parameters(D, h, d_ff) - 3 * D),
+        ("cross-attention forgotten", lambda D, h, d_ff: decoder_block_parameters(D, h, d_ff) - 4 * D * D),
+        ("every head with full D x D matrices", lambda D, h, d_ff: decoder_block_parameters(D, h, d_ff)
+         + 2 * 3 * (h - 1) * D * D),
+        ("each head's W_q, W_k, W_v and W_o counted as D x D", lambda D, h, d_ff: decoder_block_parameters(D, h, d_ff)
+         + 2 * 4 * (h - 1) * D * D),
+        ("feed-forward biases forgotten", lambda D, h, d_ff: decoder_block_parameters(D, h, d_ff) - d_ff - D),
+        ("biases given to the attention matrices", lambda D, h, d_ff: decoder_block_parameters(D, h, d_ff) + 8 * D),
     ],
     "bpe_merges": [
         ("pairs counted across word boundaries", lambda wc, m: _bpe(wc, m, across_words=True)),
@@ -300,3 +318,83 @@ def test_a_step_that_returns_one_result_is_told_what_to_return():
 
     with pytest.raises(ExerciseCheckFailed, match=r"(?s)attend_with_cache raised TypeError.*return y, K_cache"):
         exercise_checks.attend_with_cache(attend_with_cache, rng=np.random.default_rng(0))
+
+
+def test_the_shift_moves_the_package_encoding_by_m_positions():
+    from implementations.language.attention import sinusoidal_positional_encoding
+
+    for m, D in [(0, 2), (1, 8), (5, 16), (23, 32)]:
+        PE = sinusoidal_positional_encoding(60, D)  # (60, D)
+        M = exercise_checks.ch7._shift_reference(m, D)
+        np.testing.assert_allclose(PE[m:], PE[: 60 - m] @ M, atol=1e-12)
+        np.testing.assert_allclose(M.T @ M, np.eye(D), atol=1e-12)  # a rotation: M_m⁻¹ = M_mᵀ = M_−m
+
+
+# --- the messages of the mistakes whose symptom alone would mislead ---------------------------------------------------
+
+def test_the_mask_after_the_softmax_is_named_by_its_rows():
+    def causal_attention(Q, K, V):
+        return _attention(Q, K, V, mask_after=True)
+
+    with pytest.raises(ExerciseCheckFailed, match=r"(?s)disagrees.*likely cause: the rows of your attention weights "
+                                                  r"do not sum to 1.*before the softmax"):
+        exercise_checks.causal_attention(causal_attention, rng=np.random.default_rng(5))
+
+
+def test_a_masked_diagonal_is_named_not_only_its_warning():
+    def causal_attention(Q, K, V):
+        return _attention(Q, K, V, diagonal=0)
+
+    with pytest.raises(ExerciseCheckFailed, match=r"(?s)emitted a warning.*RuntimeWarning.*likely cause: the "
+                                                  r"diagonal is masked too.*attend to itself"):
+        exercise_checks.causal_attention(causal_attention, rng=np.random.default_rng(5))
+
+
+def test_a_right_answer_to_the_probe_adds_no_likely_cause():
+    def causal_attention(Q, K, V):  # not scaled by sqrt(d_k): causal weights whose rows sum to 1, but wrong ones
+        return _attention(Q, K, V, scale="none")
+
+    with pytest.raises(ExerciseCheckFailed) as failure:
+        exercise_checks.causal_attention(causal_attention, rng=np.random.default_rng(5))
+    assert "likely cause" not in str(failure.value)
+
+
+def _beam_keeping_every_finished(P, beam_width, max_len):
+    """Every candidate that ends in V − 1 set aside as finished, not only those among the k best."""
+    V, log_P = len(P), np.log(P)
+    beam, finished = [([0], 0.0)], []
+    for _ in range(max_len):
+        candidates = sorted(((ids + [v], lp + log_P[ids[-1], v]) for ids, lp in beam for v in range(V)),
+                            key=lambda c: -c[1])
+        finished += [c for c in candidates if c[0][-1] == V - 1]
+        beam = [c for c in candidates if c[0][-1] != V - 1][:beam_width]
+    return np.array(max(finished + beam, key=lambda c: c[1])[0])
+
+
+@pytest.mark.parametrize("seed", [0, 5, 11])
+def test_keeping_every_finished_candidate_is_named(seed):
+    _beam_keeping_every_finished.__name__ = "beam_search_table"
+    with pytest.raises(ExerciseCheckFailed, match=r"(?s)beam_search_table.*likely cause: your answer ends with the "
+                                                  r"end token.*k best candidates of its step"):
+        exercise_checks.beam_search_table(_beam_keeping_every_finished, rng=np.random.default_rng(seed))
+
+
+def test_the_first_editions_checks_still_accept_right_answers_and_reject_wrong_ones(capsys):
+    """Student copies made from the first edition still call ``positional_encoding`` and ``block_parameters``."""
+    from implementations.language.attention import sinusoidal_positional_encoding
+
+    def positional_encoding(T, D):
+        return sinusoidal_positional_encoding(T, D)
+
+    def block_parameters(D, num_heads, d_ff):
+        return 2 * (2 * D) + 4 * D * D + (D * d_ff + d_ff) + (d_ff * D + D)
+
+    for right in (positional_encoding, block_parameters):
+        getattr(exercise_checks, right.__name__)(right, rng=np.random.default_rng(0))
+        assert capsys.readouterr().out.startswith(f"pass: {right.__name__}")
+
+    def block_parameters(D, num_heads, d_ff):  # noqa: F811  (the LayerNorms forgotten: a classic mistake)
+        return 4 * D * D + (D * d_ff + d_ff) + (d_ff * D + D)
+
+    with pytest.raises(ExerciseCheckFailed, match="block_parameters"):
+        exercise_checks.block_parameters(block_parameters, rng=np.random.default_rng(0))

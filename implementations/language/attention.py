@@ -117,8 +117,8 @@ def _merge_heads(t):
 def multi_head_attention(X, W_q, W_k, W_v, W_o, *, num_heads, mask=None, memory=None):
     """Multi-head attention: Y = concat(head_1, …, head_h) W_o, eq. (7.10); self-attention, or cross-attention.
 
-    Column block h of W_q, W_k and W_v (columns h·d_k … (h + 1)·d_k − 1, with d_k = D / num_heads)
-    belongs to head h, which computes scaled dot-product attention on its own queries, keys and values.
+    Column block m of W_q, W_k and W_v (columns m·d_k … (m + 1)·d_k − 1 from 0, with d_k = D / h, h = num_heads)
+    belongs to head m, which computes scaled dot-product attention on its own queries, keys and values.
     The queries are always Q = X W_q. Without ``memory`` the keys and values come from X too (self-attention:
     K = X W_k, V = X W_v); with it they come from the memory, K = M W_k and V = M W_v (cross-attention, as the
     decoder of an encoder–decoder reads the encoder's output M): each of the T_q tokens of X attends over the
@@ -167,7 +167,9 @@ def key_padding_mask(lengths, T_k):
     """(B, 1, T_k) booleans, True at the real keys: in sequence b, key j may be attended to when j < lengths[b].
 
     For keys padded on the right to a common length T_k (the encoder outputs of sources of different lengths).
-    True means *allowed*, the convention of :func:`scaled_dot_product_attention`. The axis of length 1 stands for
+    True means *allowed*, the convention of :func:`scaled_dot_product_attention` (PyTorch's argument of the same
+    name, ``key_padding_mask`` of ``torch.nn.MultiheadAttention``, is True at the *padding*: invert a mask carried
+    from one to the other). The axis of length 1 stands for
     the queries, so the same keys are hidden from every query:
 
     * single-head scores (B, T_q, T_k): pass the mask as it is;

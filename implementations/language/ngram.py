@@ -13,7 +13,8 @@ the number of equally likely tokens a model is as unsure between, on average. A 
 Interpolated Kneser–Ney, eq. (7.14), is the strong n-gram baseline: :func:`kneser_ney_counts` counts the n-grams of
 every order once (raw counts at the top order, continuation counts below it), :func:`kneser_ney_probs` applies the
 formula from order 1 up, :func:`kneser_ney_contexts` lays out the contexts that score a text, and
-:func:`fit_kneser_ney_discount` fits the discount D on held-out tokens.
+:func:`fit_kneser_ney_discount` fits the discount d on held-out tokens. (The book writes u for an n-gram's context
+and d for the discount: h counts attention heads and D is a model's width.)
 """
 
 import numpy as np
@@ -97,9 +98,9 @@ def cross_entropy(table, ids):
 class _KneserNeyCounts:
     """The counts an interpolated Kneser–Ney model of order n reads, built by :func:`kneser_ney_counts`.
 
-    For each order k = 1, …, n: the k-grams (h, w) seen, as sorted integer keys, with their count — the raw count
-    c(h w) at the highest order, the continuation count N₁₊(• h w) (the number of distinct tokens seen before h w)
-    below it — and, for each context h seen, the total of those counts over w and the number N₁₊(h •) of distinct w.
+    For each order k = 1, …, n: the k-grams (u, w) seen, as sorted integer keys, with their count — the raw count
+    c(u w) at the highest order, the continuation count N₁₊(• u w) (the number of distinct tokens seen before u w)
+    below it — and, for each context u seen, the total of those counts over w and the number N₁₊(u •) of distinct w.
     A token id is stored as id + 1 in base V + 1, so that the id −1 ("before the text") never matches a key.
     """
 
@@ -115,7 +116,7 @@ class _KneserNeyCounts:
         return keys
 
     def lookup(self, contexts, tokens):
-        """c(h w), Σ_w c(h w) and N₁₊(h •) at order k = contexts.shape[1] + 1; 0 for unseen grams and contexts."""
+        """c(u w), Σ_w c(u w) and N₁₊(u •) at order k = contexts.shape[1] + 1; 0 for unseen grams and contexts."""
         k = contexts.shape[1] + 1
         gram = self.key(np.column_stack([contexts, tokens]))
         context = self.key(contexts)
@@ -155,22 +156,22 @@ def kneser_ney_counts(ids, vocab_size, order):
     """
     counts = _KneserNeyCounts(vocab_size, order)
     windows = np.lib.stride_tricks.sliding_window_view(ids, order)  # (N − n + 1, n): every n-gram
-    grams, c = _distinct(counts.key(windows))  # raw counts c(h w) at the highest order
+    grams, c = _distinct(counts.key(windows))  # sorted keys of the distinct n-grams, and their raw counts c(u w)
     for k in range(order, 0, -1):
         counts.grams[k], counts.counts[k] = grams, c
-        context = grams // (vocab_size + 1)  # the key of h (drop the last token): sorted, as the grams are
+        context = grams // (vocab_size + 1)  # the key of u (drop the last digit, w): sorted, as the grams are
         first = np.flatnonzero(np.r_[True, context[1:] != context[:-1]])  # where each context's run starts
-        counts.contexts[k], counts.totals[k] = context[first], np.add.reduceat(c, first)  # h, Σ_w c(h w)
-        counts.types[k] = np.diff(np.r_[first, len(grams)])  # N₁₊(h •): the length of h's run
-        shorter = grams % (vocab_size + 1) ** (k - 1)  # the key of the k-gram without its first token
-        grams, c = _distinct(shorter)  # N₁₊(• h' w): each distinct k-gram adds one to its suffix
+        counts.contexts[k], counts.totals[k] = context[first], np.add.reduceat(c, first)  # u, Σ_w c(u w): run sums
+        counts.types[k] = np.diff(np.r_[first, len(grams)])  # N₁₊(u •): the length of u's run
+        shorter = grams % (vocab_size + 1) ** (k - 1)  # the key of u' w: the k-gram without its first digit
+        grams, c = _distinct(shorter)  # N₁₊(• u' w): each distinct k-gram adds one to its suffix
     return counts
 
 
 @checked(counts=_checks.kneser_ney_counts, discount="array", contexts=_checks.ngram_contexts,
          tokens=_checks.token_sequence, also=_checks.kneser_ney_query)
 def kneser_ney_probs(counts, contexts, tokens, *, discount):
-    """Interpolated Kneser–Ney probabilities p(w | h), eq. (7.14), one per row of ``contexts`` and entry of ``tokens``.
+    """Interpolated Kneser–Ney probabilities p(w | u), eq. (7.14), one per row of ``contexts`` and entry of ``tokens``.
 
     Parameters
     ----------
@@ -180,20 +181,20 @@ def kneser_ney_probs(counts, contexts, tokens, *, discount):
         The n − 1 tokens before each token, oldest first; −1 for a position before the start of the text.
     tokens : array_like of int, shape (m,)
         The tokens w.
-    discount : float in (0, 1), or array of shape (d,)
-        D; an array gives the probabilities for each discount at once.
+    discount : float in (0, 1), or array of shape (G,)
+        d, shared by every order; an array of G discounts gives the probabilities for each at once.
 
     Returns
     -------
-    p : ndarray of shape (m,), or (d, m) for d discounts
+    p : ndarray of shape (m,), or (G, m) for G discounts
     """
-    D = np.asarray(discount, dtype=float)[..., None]  # (1,) or (d, 1): broadcast over the m rows
+    d = np.asarray(discount, dtype=float)[..., None]  # (1,) or (G, 1): broadcast over the m rows
     p = np.full(len(tokens), 1.0 / counts.vocab_size)  # order 0: every token equally likely
     for k in range(1, counts.order + 1):  # order k reads the last k − 1 tokens of the context
-        c, total, types = counts.lookup(contexts[:, counts.order - k :], tokens)  # c(h w), c(h •), N₁₊(h •)
+        c, total, types = counts.lookup(contexts[:, counts.order - k :], tokens)  # c(u w), c(u •), N₁₊(u •)
         seen = total > 0  # an unseen context keeps the lower order's p
         total = np.maximum(total, 1)
-        p = np.where(seen, (np.maximum(c - D, 0) + D * types * p) / total, p)
+        p = np.where(seen, (np.maximum(c - d, 0) + d * types * p) / total, p)
     return p
 
 
@@ -223,15 +224,15 @@ def kneser_ney_contexts(counts, ids, *, start=1):
 @checked(counts=_checks.kneser_ney_counts, ids=_checks.token_sequence, start="count",
          also=_checks.kneser_ney_scored)
 def fit_kneser_ney_discount(counts, ids, *, start=1):
-    """The discount D in (0, 1) that minimises the mean negative log-likelihood of held-out ``ids[start:]``.
+    """The discount d in (0, 1) that minimises the mean negative log-likelihood of held-out ``ids[start:]``.
 
-    A grid search: D on a grid of step 0.1 over (0, 1), then on a grid of step 0.01 around the best value.
+    A grid search: d on a grid of step 0.1 over (0, 1), then on a grid of step 0.01 around the best value.
 
     Parameters
     ----------
     counts : the result of :func:`kneser_ney_counts`
     ids : array_like of int, shape (N,)
-        Held-out tokens (not the training tokens, on which a smaller D always fits better).
+        Held-out tokens (not the training tokens, on which a smaller d always fits better).
     start : int >= 1, default 1
 
     Returns
@@ -243,7 +244,7 @@ def fit_kneser_ney_discount(counts, ids, *, start=1):
     contexts, tokens = kneser_ney_contexts(counts, ids, start=start)
     grid = np.linspace(0.05, 0.95, 10)
     for _ in range(2):
-        nll = -np.log(kneser_ney_probs(counts, contexts, tokens, discount=grid)).mean(axis=1)  # (d,)
+        nll = -np.log(kneser_ney_probs(counts, contexts, tokens, discount=grid)).mean(axis=1)  # (G,)
         best = grid[np.argmin(nll)]
         grid = np.clip(best + 0.01 * np.arange(-9, 10), 0.005, 0.995)  # 19 discounts around the best
     return float(best), float(nll.min())

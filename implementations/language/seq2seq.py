@@ -39,13 +39,15 @@ FUSED_SCORES = True
 def additive_attention(queries, keys, values, W_q, W_k, w, *, mask=None):
     """Additive attention, eq. (7.6) (Bahdanau et al., 2014): a small network scores every query against every key.
 
-        e_ij = wᵀ tanh(W_qᵀ q_i + W_kᵀ k_j),    α_ij = exp(e_ij) / Σ_j' exp(e_ij'),    c_i = Σ_j α_ij v_j
+        e_ij = tanh(q_i W_q + k_j W_k) w,    α_ij = exp(e_ij) / Σ_j' exp(e_ij'),    c_i = Σ_j α_ij v_j
 
     with q_i ∈ ℝ^{d_q} the i-th query, k_j ∈ ℝ^{d_k} and v_j ∈ ℝ^{d_v} the j-th key and value, W_q (d_q, A),
-    W_k (d_k, A) and w (A,), A the attention size. Vectors are rows in the code, so W_qᵀ q_i is ``q_i @ W_q``.
+    W_k (d_k, A) and w (A,), A the attention size; vectors are rows, as in the book, so q_i W_q is ``q_i @ W_q``.
     Unlike the dot product of :func:`~implementations.language.attention.scaled_dot_product_attention`, queries and
     keys may have different widths. All T_q × T_k scores are computed at once: the projected queries (…, T_q, 1, A)
-    and keys (…, 1, T_k, A) broadcast to (…, T_q, T_k, A) before the tanh.
+    and keys (…, 1, T_k, A) broadcast to (…, T_q, T_k, A) before the tanh. The fast path (``FUSED_SCORES``, the
+    default) computes the same scores as one node of the engine with its derivative written out, which allocates
+    that hidden layer twice per training step instead of six times; the package's tests compare the two paths.
 
     Parameters
     ----------
@@ -67,11 +69,11 @@ def additive_attention(queries, keys, values, W_q, W_k, w, *, mask=None):
     weights : ndarray or Tensor of shape (…, T_q, T_k)
         α_ij; each row sums to 1, and masked keys get weight 0.
     """
-    q, k = queries @ W_q, keys @ W_k  # (…, T_q, A), (…, T_k, A): W_qᵀ q_i and W_kᵀ k_j
+    q, k = queries @ W_q, keys @ W_k  # (…, T_q, A), (…, T_k, A): q_i W_q and k_j W_k
     if FUSED_SCORES:  # the fast path: the same scores, with fewer arrays of the size of the hidden layer
         scores = _additive_scores(q, k, w)  # (…, T_q, T_k)
     else:
-        scores = (q[..., :, None, :] + k[..., None, :, :]).tanh() @ w  # (…, T_q, T_k): e_ij = wᵀ tanh(q_i + k_j)
+        scores = (q[..., :, None, :] + k[..., None, :, :]).tanh() @ w  # (…, T_q, T_k): e_ij = tanh(q_i + k_j) w
     if mask is not None:
         scores = scores.masked_fill(~mask, -np.inf)  # weight exp(−∞) = 0
     weights = scores.softmax(axis=-1)  # (…, T_q, T_k): α_ij, each row sums to 1
@@ -79,7 +81,7 @@ def additive_attention(queries, keys, values, W_q, W_k, w, *, mask=None):
 
 
 def _additive_scores(q, k, w):
-    """e_ij = wᵀ tanh(q_i + k_j) for all pairs (i, j), as one node of the graph with its backward pass written out.
+    """e_ij = tanh(q_i + k_j) w for all pairs (i, j), as one node of the graph with its backward pass written out.
 
     The engine could compose it (an addition with broadcasting, a tanh, a product with w), but then the largest array
     of the model, the (…, T_q, T_k, A) hidden layer of the scoring network, would be allocated six times per training
@@ -91,9 +93,9 @@ def _additive_scores(q, k, w):
     Parameters
     ----------
     q : Tensor of shape (…, T_q, A)
-        The projected queries W_qᵀ q_i.
+        The projected queries q_i W_q.
     k : Tensor of shape (…, T_k, A)
-        The projected keys W_kᵀ k_j; the leading axes broadcast with those of q.
+        The projected keys k_j W_k; the leading axes broadcast with those of q.
     w : Tensor of shape (A,)
 
     Returns
@@ -131,7 +133,7 @@ class Seq2Seq(Module):
 
     * without attention: logits_t = ``out(s_t)``, so the whole source must pass through the one vector h_S;
     * with attention: the decoder state s_t queries the encoder states by :func:`additive_attention`,
-      e_tj = wᵀ tanh(W_qᵀ s_t + W_kᵀ h_j) (keys and values both h_j, padded positions masked), and
+      e_tj = tanh(s_t W_q + h_j W_k) w (keys and values both h_j, padded positions masked), and
       logits_t = ``out([s_t ; c_t])`` with the context c_t = Σ_j α_tj h_j.
 
     The placement is that of Luong et al. (2015): attention comes *after* the recurrent step and does not feed the

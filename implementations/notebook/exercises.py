@@ -98,9 +98,9 @@ def _difference(received, expected):
 
 @checked(candidate=your_function, reference="function", make_inputs="function", rng="rng", trials="count",
          rtol="penalty", atol="penalty", warnings_as_errors="flag", name=text("the name to report", optional=True),
-         quantity=text("what the compared result is", optional=True))
+         quantity=text("what the compared result is", optional=True), hint="function?")
 def check_function(candidate, reference, make_inputs, *, rng, trials=20, rtol=1e-7, atol=1e-9,
-                   warnings_as_errors=False, name=None, quantity=None):
+                   warnings_as_errors=False, name=None, quantity=None, hint=None):
     """Test ``candidate`` against ``reference`` on inputs of growing size.
 
     Trial k (k = 1, …, ``trials``) calls ``make_inputs(rng, k)``, which returns the positional
@@ -128,6 +128,10 @@ def check_function(candidate, reference, make_inputs, *, rng, trials=20, rtol=1e
     quantity : str, optional
         What the compared result is, when it is not the candidate's return value itself (e.g. "the
         gradient of softplus(z).sum()"); it is named in every message.
+    hint : callable (args, received, expected) -> str or None, optional
+        Called when a trial fails, with that trial's arguments, the candidate's result (None if it raised or
+        warned) and the reference's; a string it returns is added to the message as the likely cause, for a
+        mistake whose symptom alone would mislead (a small difference that looks like round-off, say).
 
     Raises
     ------
@@ -138,6 +142,11 @@ def check_function(candidate, reference, make_inputs, *, rng, trials=20, rtol=1e
     __tracebackhide__ = True  # the reader's traceback ends at their own code and this message
     name = name or getattr(candidate, "__name__", "your function")
     what = f"{name} ({quantity})" if quantity else name
+
+    def failed(message, args, received, expected):
+        cause = hint(args, received, expected) if hint is not None else None
+        return ExerciseCheckFailed(message + (f"\n  likely cause: {cause}" if cause else ""))
+
     for size in range(1, trials + 1):
         args = make_inputs(rng, size)
         expected = reference(*args)
@@ -151,29 +160,32 @@ def check_function(candidate, reference, make_inputs, *, rng, trials=20, rtol=1e
             _remind_not_implemented(name)
             return
         except Warning as warning:
-            raise ExerciseCheckFailed(
+            raise failed(
                 f"{name} emitted a warning, which this exercise does not allow, {where}\n"
-                f"  warning: {type(warning).__name__}: {warning}"
+                f"  warning: {type(warning).__name__}: {warning}", args, None, expected
             ) from None
         except Exception as error:
-            raise ExerciseCheckFailed(
+            raise failed(
                 f"{name} raised {type(error).__name__}: {error}\n{where}\n"
-                "(the traceback above this message shows the line of your code that raised it)"
+                "(the traceback above this message shows the line of your code that raised it)", args, None, expected
             ) from error
         received_arr, expected_arr = _as_array(received), np.asarray(expected, dtype=np.float64)
         if received_arr is None:
-            raise ExerciseCheckFailed(
+            raise failed(
                 f"{what} is not an array of numbers: received {_describe(received)}, expected "
-                f"{_describe(expected)} {where}" + ("\n(did you forget `return`?)" if received is None else "")
+                f"{_describe(expected)} {where}" + ("\n(did you forget `return`?)" if received is None else ""),
+                args, received, expected
             ) from None
         if received_arr.shape != expected_arr.shape:
-            raise ExerciseCheckFailed(
+            raise failed(
                 f"{what} has the wrong shape: expected {expected_arr.shape}, received {received_arr.shape}, "
-                f"{where}\n  yours:    {_describe(received)}\n  expected: {_describe(expected)}"
+                f"{where}\n  yours:    {_describe(received)}\n  expected: {_describe(expected)}",
+                args, received, expected
             ) from None
         if not np.allclose(received_arr, expected_arr, rtol=rtol, atol=atol):
-            raise ExerciseCheckFailed(
+            raise failed(
                 f"{what} disagrees with the reference {where}\n  yours:    {_describe(received)}\n"
-                f"  expected: {_describe(expected)}\n  {_difference(received_arr, expected_arr)}"
+                f"  expected: {_describe(expected)}\n  {_difference(received_arr, expected_arr)}",
+                args, received, expected
             ) from None
     print(f"pass: {what} agrees with the reference on {trials} random inputs.")

@@ -33,12 +33,13 @@ EXAMPLES = {
         build=lambda: (exercises.check_function, {
             "candidate": np.square, "reference": lambda z: z * z, "make_inputs": _square_inputs,
             "rng": np.random.default_rng(0), "trials": 3, "rtol": 1e-7, "atol": 1e-9,
-            "warnings_as_errors": False, "name": "square"}),
+            "warnings_as_errors": False, "name": "square", "hint": None}),
         roles={"rng": "rng", "trials": "count", "rtol": "penalty", "atol": "penalty", "warnings_as_errors": "flag"},
         extra=[("the result of a call instead of the function", {"candidate": 4.0}, (TypeError,)),
                ("a string", {"reference": "square"}, (TypeError,)),
                ("None", {"make_inputs": None}, (TypeError,)),
-               ("a number", {"name": 3}, (TypeError,))]),
+               ("a number", {"name": 3}, (TypeError,)),
+               ("a string instead of a function", {"hint": "the diagonal"}, (TypeError,))]),
 }
 
 # Every exercise check takes the reader's function and an rng, and passes them on to check_function.

@@ -18,6 +18,7 @@ from .ch4 import *  # noqa: F403
 from .ch5 import *  # noqa: F403
 from .ch6 import *  # noqa: F403
 from .ch7 import *  # noqa: F403
+from .ch7 import block_parameters, positional_encoding  # noqa: F401  (the first edition's exercises)
 from .ch9 import *  # noqa: F403
 from .ch9 import gaussian_kl, mmd2_unbiased, noised  # noqa: F401  (the first edition's exercises)
 from .unsupervised import *  # noqa: F403
