@@ -139,7 +139,7 @@ def lloyd(X, centres, *, max_iter=300):
 
 @checked(X="array (N, m)", centres="array (j, m)")
 def seeding_probabilities(X, centres):
-    """The k-means++ probabilities p(i) = D(x⁽ⁱ⁾)² / Σₗ D(x⁽ˡ⁾)² that point i becomes the next centre, eq. (8.10).
+    """The k-means++ probabilities p(i) = D(x⁽ⁱ⁾)² / Σₗ D(x⁽ˡ⁾)² that point i becomes the next centre, eq. (8.11).
 
     D(x) is the distance from x to the nearest centre chosen so far: a point far from every centre is likely to be
     picked, a point that already is a centre never is.
@@ -161,7 +161,7 @@ def seeding_probabilities(X, centres):
 
 @checked(X="array (N, m)", K="count", rng="rng", also=distinct_points_for_clusters)
 def kmeans_plus_plus(X, K, rng):
-    """k-means++ seeding (Arthur and Vassilvitskii): K starting centres, each drawn with chance ∝ D(x)², eq. (8.10).
+    """k-means++ seeding (Arthur and Vassilvitskii): K starting centres, each drawn with chance ∝ D(x)², eq. (8.11).
 
     The first centre is a point drawn uniformly; each next one is drawn by :func:`seeding_probabilities`, the squared
     distance to the nearest centre so far ("D² sampling"). In expectation the seeding alone is within a factor
@@ -226,7 +226,7 @@ def kmeans(X, K, rng, *, n_init=10, init="k-means++", max_iter=300):
 
 @checked(X="array (N, m)", labels="labels (N,)", also=scorable_clustering)
 def silhouette_samples(X, labels):
-    """The silhouette sᵢ = (bᵢ − aᵢ) / max(aᵢ, bᵢ) of every point (Rousseeuw), in [−1, 1], eq. (8.11).
+    """The silhouette sᵢ = (bᵢ − aᵢ) / max(aᵢ, bᵢ) of every point (Rousseeuw), in [−1, 1], eq. (8.12).
 
     aᵢ is the mean distance from x⁽ⁱ⁾ to the other points of its cluster, bᵢ the mean distance to the points of the
     nearest other cluster: sᵢ near 1 for a point well inside its cluster, near 0 on a border, negative for a point
@@ -257,7 +257,7 @@ def silhouette_samples(X, labels):
 
 @checked(X="array (N, m)", labels="labels (N,)", also=scorable_clustering)
 def silhouette_score(X, labels):
-    """The mean silhouette (1/N) Σᵢ sᵢ of a clustering, from :func:`silhouette_samples`: higher is better, eq. (8.11).
+    """The mean silhouette (1/N) Σᵢ sᵢ of a clustering, from :func:`silhouette_samples`: higher is better, eq. (8.12).
 
     Parameters
     ----------
@@ -273,7 +273,7 @@ def silhouette_score(X, labels):
 
 @checked(labels_true="labels (N,)", labels_pred="labels (N,)", also=pairs_to_compare)
 def adjusted_rand_index(labels_true, labels_pred):
-    """The adjusted Rand index of two clusterings (Hubert and Arabie): 1 if they agree, 0 by chance, eq. (8.12).
+    """The adjusted Rand index of two clusterings (Hubert and Arabie): 1 if they agree, 0 by chance, eq. (8.10).
 
     With the contingency table n_ab (points in cluster a of the first grouping and b of the second), its row sums n_a·
     and column sums n_·b, and C(n) = n(n − 1)/2 pairs: the index I = Σ_ab C(n_ab) counts the pairs together in both,

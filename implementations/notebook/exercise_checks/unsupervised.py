@@ -171,7 +171,7 @@ _SHARED_VARIANCE_MISTAKES = [
 
 def m_step_shared_variance(candidate, *, rng):
     """``m_step_shared_variance(X, R)`` against σ² = (1/(N m)) Σᵢ Σₖ rᵢₖ ‖x⁽ⁱ⁾ − μₖ‖², the M step of a mixture whose
-    components share the covariance σ²I, with μₖ the weighted means of eq. (8.16)."""
+    components share the covariance σ²I, with μₖ the weighted means of the M step."""
     __tracebackhide__ = True
     _diagnosed(candidate, _shared_variance_reference, _weighted_inputs, _SHARED_VARIANCE_MISTAKES, rng=rng)
 
