@@ -1,7 +1,8 @@
 """The exercise checks of the chapter on learning without labels accept a right answer and reject the classic wrong
-ones: an E step without normalising, covariances without the responsibilities' weights, k-means++ with distances
-instead of squared distances, and their neighbours. The references inside the checks are tested too, against loops
-over the formulas and SciPy's densities.
+ones, naming the likely mistake: an E step without normalising, transposed or without log det Σₖ; a shared variance
+divided by N instead of N m or without the responsibilities' weights; the Dirichlet prior's − 1 forgotten. The first
+exercises' checks (covariances without the weights, k-means++ with D instead of D²), which old student copies call,
+still work. The references inside the checks are tested too, against loops over the formulas and SciPy's densities.
 """
 
 import numpy as np
@@ -41,9 +42,9 @@ def m_step_covariances(X, R):
     return _covariances(X, R)
 
 
-def _seeding(X, centres, *, squared=True, normalise=True, first_only=False):
+def _seeding(X, centres, *, squared=True, normalise=True, which="nearest"):
     D2 = ((X[:, None, :] - centres[None, :, :]) ** 2).sum(axis=-1)  # (N, j)
-    D2 = D2[:, 0] if first_only else D2.min(axis=1)
+    D2 = {"nearest": D2.min(axis=1), "first": D2[:, 0], "last": D2[:, -1]}[which]
     score = D2 if squared else np.sqrt(D2)
     return score / score.sum() if normalise else score
 
@@ -57,16 +58,55 @@ def _by_loop(X, centres):
     return D2 / D2.sum()
 
 
-RIGHT = [responsibilities, m_step_covariances, seeding_probabilities]
+def _variance(X, R, *, weighted=True, divide_by_m=True, per_component=False, own_mean=True):
+    """σ² of a shared covariance σ²I, by loops over the points and the components."""
+    N, m = X.shape
+    K = R.shape[1]
+    total, per = 0.0, []
+    for k in range(K):
+        Nk = R[:, k].sum()
+        mu = sum(R[i, k] * X[i] for i in range(N)) / Nk if own_mean else X.mean(axis=0)
+        part = sum((R[i, k] if weighted else 1.0) * ((X[i] - mu) ** 2).sum() for i in range(N))
+        total += part
+        per.append(part / (Nk * (m if divide_by_m else 1)))
+    return float(np.mean(per)) if per_component else total / (N * (m if divide_by_m else 1))
+
+
+def m_step_shared_variance(X, R):
+    return _variance(X, R)
+
+
+def _weights(R, alpha, *, minus_one=True):
+    N, K = R.shape
+    return (R.sum(axis=0) + alpha - (1 if minus_one else 0)) / (N + K * (alpha - (1 if minus_one else 0)))
+
+
+def map_weights(R, alpha):
+    return _weights(R, alpha)
+
+
+RIGHT = [responsibilities, m_step_shared_variance, map_weights]
+FIRST_EXERCISES = [m_step_covariances, seeding_probabilities]
 
 OTHER_RIGHT = [
     ("responsibilities", "a loop over the points with np.logaddexp.reduce",
      lambda X, w, mu, S: np.array([np.exp(row - np.logaddexp.reduce(row)) for row in _log_joint(X, w, mu, S)])),
+    ("m_step_shared_variance", "the trace of the weighted covariances",
+     lambda X, R: sum(R[:, k].sum() * np.trace(np.atleast_2d(np.cov(X, rowvar=False, aweights=R[:, k], bias=True)))
+                      for k in range(R.shape[1])) / X.size),
+    ("map_weights", "a Lagrange multiplier solved numerically",
+     lambda R, a: (lambda c: c / c.sum())(R.sum(axis=0) + a - 1)),
     ("m_step_covariances", "np.cov with aweights",
      lambda X, R: np.stack([np.cov(X, rowvar=False, aweights=R[:, k], bias=True).reshape(X.shape[1], X.shape[1])
                             for k in range(R.shape[1])])),
     ("seeding_probabilities", "a loop over the points", lambda X, C: _by_loop(X, C)),
 ]
+
+
+def _without_log_det(X, weights, means, covs):
+    log_joint = _log_joint(X, weights, means, covs) + 0.5 * np.linalg.slogdet(covs)[1]
+    return np.exp(log_joint - log_joint.max(axis=1, keepdims=True)) / np.exp(
+        log_joint - log_joint.max(axis=1, keepdims=True)).sum(axis=1, keepdims=True)
 
 
 def _naive_responsibilities(X, weights, means, covs):
@@ -75,31 +115,58 @@ def _naive_responsibilities(X, weights, means, covs):
     return joint / joint.sum(axis=1, keepdims=True)
 
 
-WRONG = {
+# Each classic mistake, and the fragment of the "likely mistake" the check's message must name (None: the check
+# rejects it without naming it).
+WRONG_WITH_HINTS = {
     "responsibilities": [
-        ("not normalised: πₖ N(x | μₖ, Σₖ) itself", lambda *a: np.exp(_log_joint(*a))),
-        ("not normalised, in log space: log πₖ + log N", lambda *a: _log_joint(*a)),
+        ("not normalised: πₖ N(x | μₖ, Σₖ) itself", lambda *a: np.exp(_log_joint(*a)), "without normalising"),
+        ("not normalised, in log space: log πₖ + log N", lambda *a: _log_joint(*a), "without normalising"),
         ("normalised over the points instead of the components",
-         lambda *a: np.exp(_log_joint(*a)) / np.exp(_log_joint(*a)).sum(axis=0, keepdims=True)),
-        ("the weights πₖ forgotten", lambda X, w, mu, S: responsibilities(X, np.full(len(w), 1 / len(w)), mu, S)),
-        ("the densities divided as they are: 0/0 far away", _naive_responsibilities),
+         lambda *a: np.exp(_log_joint(*a)) / np.exp(_log_joint(*a)).sum(axis=0, keepdims=True), "the columns sum"),
+        ("transposed: (K, N)", lambda *a: responsibilities(*a).T, "transposed"),
+        ("log det Σₖ dropped", _without_log_det, "log det"),
+        ("the weights πₖ forgotten", lambda X, w, mu, S: responsibilities(X, np.full(len(w), 1 / len(w)), mu, S),
+         "weights πₖ were left out"),
+        ("the densities divided as they are: 0/0 far away", _naive_responsibilities, "0/0"),
+    ],
+    "m_step_shared_variance": [
+        ("divided by N instead of N m", lambda X, R: _variance(X, R, divide_by_m=False), "instead of N m"),
+        ("without the responsibilities' weights", lambda X, R: _variance(X, R, weighted=False), "without the"),
+        ("each component's variance, averaged", lambda X, R: _variance(X, R, per_component=True), "plain mean"),
+        ("about the mean of all the points", lambda X, R: _variance(X, R, own_mean=False), "mean of all the points"),
+        ("one variance per component", lambda X, R: np.array([_variance(X, R[:, [k]] / R[:, [k]].sum() * len(R))
+                                                             for k in range(R.shape[1])]), "per component"),
+    ],
+    "map_weights": [
+        ("the prior ignored: Nₖ / N", lambda R, a: R.mean(axis=0), "prior was left out"),
+        ("the posterior mean: (Nₖ + α) / (N + Kα)", lambda R, a: _weights(R, a, minus_one=False), "posterior"),
+        ("summed over the components: R transposed",
+         lambda R, a: (R.sum(axis=1) + a - 1) / (R.shape[1] + len(R) * (a - 1)), "one entry per point"),
+        ("not normalised: (Nₖ + α − 1) / N", lambda R, a: (R.sum(axis=0) + a - 1) / len(R), "do not sum to 1"),
     ],
     "m_step_covariances": [
-        ("without the responsibilities' weights", lambda X, R: _covariances(X, R, weighted=False, divide_by="N")),
-        ("weighted but divided by N instead of Nₖ", lambda X, R: _covariances(X, R, divide_by="N")),
-        ("about the mean of all points, not μₖ", lambda X, R: _covariances(X, R, per_component_mean=False)),
-        ("divided by Nₖ − 1", lambda X, R: _covariances(X, R, divide_by="Nk - 1")),
+        ("without the responsibilities' weights", lambda X, R: _covariances(X, R, weighted=False, divide_by="N"),
+         "without the weights"),
+        ("weighted but divided by N instead of Nₖ", lambda X, R: _covariances(X, R, divide_by="N"), "instead of Nₖ"),
+        ("about the mean of all points, not μₖ", lambda X, R: _covariances(X, R, per_component_mean=False),
+         "mean of all the points"),
+        ("divided by Nₖ − 1", lambda X, R: _covariances(X, R, divide_by="Nk - 1"), "Nₖ − 1"),
     ],
     "seeding_probabilities": [
-        ("distances instead of squared distances", lambda X, C: _seeding(X, C, squared=False)),
-        ("not normalised", lambda X, C: _seeding(X, C, normalise=False)),
-        ("the distance to the first centre, not the nearest", lambda X, C: _seeding(X, C, first_only=True)),
-        ("the farthest point for certain", lambda X, C: np.eye(len(X))[np.argmax(_seeding(X, C))]),
+        ("distances instead of squared distances", lambda X, C: _seeding(X, C, squared=False), "D instead of D²"),
+        ("not normalised", lambda X, C: _seeding(X, C, normalise=False), "do not sum to 1"),
+        ("the distance to the first centre, not the nearest", lambda X, C: _seeding(X, C, which="first"),
+         "the first or the most recent"),
+        ("the distance to the most recent centre", lambda X, C: _seeding(X, C, which="last"),
+         "the first or the most recent"),
+        ("the farthest point for certain", lambda X, C: np.eye(len(X))[np.argmax(_seeding(X, C))], None),
     ],
 }
+WRONG = {name: [(why, f) for why, f, _ in cases] for name, cases in WRONG_WITH_HINTS.items()
+         if name in {f.__name__ for f in RIGHT}}
 
 
-@pytest.mark.parametrize("solution", RIGHT, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("solution", RIGHT + FIRST_EXERCISES, ids=lambda f: f.__name__)
 def test_a_right_answer_passes(solution, capsys):
     getattr(exercise_checks, solution.__name__)(solution, rng=np.random.default_rng(0))
     assert capsys.readouterr().out.startswith(f"pass: {solution.__name__}")
@@ -112,14 +179,25 @@ def test_another_right_answer_passes(exercise, how, solution, capsys):
     assert capsys.readouterr().out.startswith(f"pass: {exercise}")
 
 
-@pytest.mark.parametrize(("exercise", "mistake", "wrong"), [(name, why, f) for name, cases in WRONG.items()
-                                                            for why, f in cases], ids=lambda v: v if isinstance(v, str)
-                         else "")
-def test_a_classic_mistake_is_rejected(exercise, mistake, wrong, capsys):
+@pytest.mark.parametrize(("exercise", "mistake", "wrong", "hint"),
+                         [(name, why, f, hint) for name, cases in WRONG_WITH_HINTS.items() for why, f, hint in cases],
+                         ids=lambda v: v if isinstance(v, str) else "")
+def test_a_classic_mistake_is_rejected_and_named(exercise, mistake, wrong, hint, capsys):
     wrong.__name__ = exercise
-    with np.errstate(all="ignore"), pytest.raises(ExerciseCheckFailed, match=exercise):
+    with np.errstate(all="ignore"), pytest.raises(ExerciseCheckFailed, match=exercise) as failure:
         getattr(exercise_checks, exercise)(wrong, rng=np.random.default_rng(0))
     assert "pass:" not in capsys.readouterr().out
+    if hint is None:
+        assert "likely mistake" not in str(failure.value)
+    else:
+        assert "likely mistake: " in str(failure.value) and hint in str(failure.value).split("likely mistake: ")[1]
+
+
+def test_the_first_exercises_checks_are_kept_but_not_listed():
+    """Old student copies call them; the book's exercises are the three of ``__all__``."""
+    names = {f.__name__ for f in FIRST_EXERCISES}
+    assert not names & set(exercise_checks.__all__)
+    assert all(callable(getattr(exercise_checks, name)) for name in names)
 
 
 def test_the_far_point_makes_the_naive_e_step_fail_and_not_only_a_missing_normalisation():
@@ -142,5 +220,10 @@ def test_the_references_are_the_formulas():
         X, R = exercise_checks.unsupervised._weighted_inputs(rng, size)
         np.testing.assert_allclose(exercise_checks.unsupervised._m_step_covariances_reference(X, R),
                                    _covariances(X, R), rtol=1e-10)
+        reference = exercise_checks.unsupervised._shared_variance_reference(X, R)
+        assert reference == pytest.approx(_variance(X, R), rel=1e-10)
+        R, alpha = exercise_checks.unsupervised._dirichlet_inputs(rng, size)
+        np.testing.assert_allclose(exercise_checks.unsupervised._map_weights_reference(R, alpha), _weights(R, alpha),
+                                   rtol=1e-12)
         X, C = exercise_checks.unsupervised._seeding_inputs(rng, size)
         np.testing.assert_allclose(exercise_checks.unsupervised._seeding_reference(X, C), _seeding(X, C), rtol=1e-12)

@@ -188,7 +188,7 @@ def test_spectral_embedding_solves_the_normalised_eigenproblem():
     U = kmeans.spectral_embedding(K, 3)
     A = K - np.diag(np.diag(K))
     d = A.sum(axis=1)
-    L = A / np.sqrt(np.outer(d, d))  # D^(−1/2) A D^(−1/2), built here from its definition
+    L = A / np.sqrt(np.outer(d, d))  # Δ^(−1/2) A Δ^(−1/2), built here from its definition
     values, vectors = np.linalg.eigh(L)
     top = vectors[:, -3:]  # (80, 3): an orthonormal basis of the eigenspace of the three largest eigenvalues
     rescaled = U * np.linalg.norm(top, axis=1, keepdims=True)  # undo the rows' normalisation
@@ -222,5 +222,5 @@ def test_spectral_embedding_refuses_what_is_not_an_affinity_matrix():
         kmeans.spectral_embedding(K - 0.5, 2)
     with pytest.raises(ValueError, match="Widen the kernel"):
         kmeans.spectral_embedding(np.eye(10), 2)
-    with pytest.raises(ValueError, match="k <= N"):
+    with pytest.raises(ValueError, match="K <= N"):
         kmeans.spectral_embedding(K, 11)

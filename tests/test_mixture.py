@@ -116,6 +116,39 @@ def test_the_log_likelihood_never_falls(seed):
     assert history[-1] > history[0] + 0.1
 
 
+def test_a_fall_under_reg_covar_is_recorded_and_not_taken_for_convergence():
+    """With reg_covar > 0 the M step does not maximise the bound, and the likelihood can fall (here by more than tol at
+    the second iteration): fit_gmm goes on, and stops only when the change is smaller than tol."""
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(30, 2))
+    start = (np.full(3, 1 / 3), X[rng.choice(30, size=3, replace=False)], np.stack([np.eye(2)] * 3))
+    *_, history = mixture.fit_gmm(X, *start, reg_covar=0.3, max_iter=500, tol=1e-3)
+    change = np.diff(history)
+    assert change.min() < -1e-3  # a fall larger than tol ...
+    assert np.argmin(change) < len(change) - 1  # ... after which EM went on
+    assert abs(change[-1]) < 1e-3 and len(history) < 501  # it stopped on a small change, not at max_iter
+
+
+def test_a_fall_without_reg_covar_is_an_error(monkeypatch):
+    """EM without regularisation cannot lower the likelihood: an M step that does (here, one whose means are pushed
+    away at the fourth iteration) raises, rather than being read as convergence."""
+    X, start = _data()
+    exact = mixture.m_step
+    calls = []
+
+    def pushed(X, R, reg_covar):
+        weights, means, covs = exact(X, R, reg_covar)
+        calls.append(1)
+        return weights, means + (2.0 if len(calls) == 4 else 0.0), covs
+
+    monkeypatch.setattr(mixture, "m_step", pushed)
+    with pytest.raises(RuntimeError, match=r"fell at iteration 4.*reg_covar=0"):
+        mixture.fit_gmm(X, *start, reg_covar=0.0, max_iter=50, tol=1e-3)
+    calls.clear()
+    *_, history = mixture.fit_gmm(X, *start, reg_covar=1e-6, max_iter=50, tol=1e-3)  # regularised: recorded
+    assert np.diff(history)[3] < -1e-3 and len(history) > 5
+
+
 def test_log_p_is_the_elbo_plus_the_kl_at_every_iteration():
     """For q, the responsibilities of the previous parameters: log p(X | θ) = ELBO(q, θ) + Σᵢ KL(qᵢ ‖ p(z | xᵢ, θ)),
     with the gap > 0 after an M step, 0 at q = the posterior of θ, and the bound rising along EM."""

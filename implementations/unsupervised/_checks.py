@@ -3,7 +3,8 @@
 Checks of several arguments (``also=``): enough points for a variance, a number of components or clusters that the
 data can carry, distinct points for k-means++, clusterings that a silhouette can score, mixture weights that form a
 distribution, covariances that are symmetric and positive definite, responsibilities whose rows are distributions.
-And the error of an EM step whose covariance collapsed, which names ``reg_covar`` as the fix.
+And the errors of EM: an M step whose covariance collapsed, which names ``reg_covar`` as the fix, and a log-likelihood
+that fell without regularisation.
 """
 
 import numpy as np
@@ -103,20 +104,21 @@ def pairs_to_compare(labels_true, labels_pred):
                          "needs at least 2. Pass the labels of the whole data set.")
 
 
-def affinity_matrix(K, k):
-    """K (N, N) holds affinities: symmetric, >= 0, every point with a positive affinity to another; 1 <= k <= N."""
-    if k > K.shape[0]:
-        raise ValueError(f"k = {k} eigenvectors but K holds only N = {K.shape[0]} points; expected k <= N.")
-    if np.abs(K - K.T).max() > 1e-10 * max(np.abs(K).max(), np.finfo(float).tiny):
-        raise ValueError("K must be symmetric, as a Gram matrix of a kernel is; received max abs(K − Kᵀ) = "
-                         f"{np.abs(K - K.T).max():.3g}. Pass kernels.rbf_kernel(X, X, width=s).")
-    if (K < 0).any():
-        raise ValueError(f"K must hold affinities >= 0; its smallest entry is {K.min():.3g}. Use a kernel whose values "
-                         "are >= 0, such as the RBF kernel.")
-    degree = K.sum(axis=1) - np.diag(K)  # (N,): each point's affinity to the others
+def affinity_matrix(gram, K):
+    """gram (N, N) holds affinities: symmetric, >= 0, every point with a positive affinity to another; 1 <= K <= N."""
+    if K > gram.shape[0]:
+        raise ValueError(f"K = {K} eigenvectors but gram holds only N = {gram.shape[0]} points; expected K <= N.")
+    asymmetry = np.abs(gram - gram.T).max()
+    if asymmetry > 1e-10 * max(np.abs(gram).max(), np.finfo(float).tiny):
+        raise ValueError("gram must be symmetric, as a Gram matrix of a kernel is; received max abs(gram − gramᵀ) = "
+                         f"{asymmetry:.3g}. Pass kernels.rbf_kernel(X, X, width=s).")
+    if (gram < 0).any():
+        raise ValueError(f"gram must hold affinities >= 0; its smallest entry is {gram.min():.3g}. Use a kernel whose "
+                         "values are >= 0, such as the RBF kernel.")
+    degree = gram.sum(axis=1) - np.diag(gram)  # (N,): each point's affinity to the others
     if (degree <= 0).any():
         i = int(np.argmax(degree <= 0))
-        raise ValueError(f"point {i} has affinity 0 to every other point (its row of K is 0 off the diagonal), so "
+        raise ValueError(f"point {i} has affinity 0 to every other point (its row of gram is 0 off the diagonal), so "
                          "the normalised affinities divide by 0. Widen the kernel (a larger width s) or drop the "
                          "isolated point.")
 
@@ -201,3 +203,10 @@ def refuse_collapse(covs, reg_covar):
                          "points than dimensions, where the likelihood grows without bound. Pass reg_covar > 0 "
                          "(e.g. reg_covar=1e-6, scikit-learn's default), which adds it to every covariance's diagonal.")
     return covs
+
+
+def likelihood_fell(iteration, before, after):
+    """The error of EM without regularisation whose log-likelihood fell, which cannot happen in exact arithmetic."""
+    return RuntimeError(f"the mean log-likelihood fell at iteration {iteration}, from {before:.10g} to {after:.10g}, "
+                        "with reg_covar=0, where every EM step raises it or leaves it: the computation lost accuracy "
+                        "(a covariance close to singular, say). Pass a small reg_covar > 0 (1e-6), or rescale X.")

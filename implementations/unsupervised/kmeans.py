@@ -74,9 +74,9 @@ def assign_clusters(X, centres):
 def update_centres(X, labels, centres):
     """The update step: each centre moves to the mean of its points, c_k = (1/N_k) Σ_{zᵢ = k} x⁽ⁱ⁾, eq. (8.9).
 
-    **Empty clusters.** A centre that received no point has no mean. It moves to the point farthest from its own
-    centre (the second empty one to the second farthest, and so on), as scikit-learn does: that point's term of J
-    drops to 0 at the next assignment, so J still cannot rise.
+    **Empty clusters.** A centre that received no point has no mean. It moves to the point that lies farthest from
+    the centre it was assigned to, zᵢ (the second empty one to the second farthest, and so on), as scikit-learn does:
+    that point's term of J drops to 0 at the next assignment, so J still cannot rise.
 
     Parameters
     ----------
@@ -139,7 +139,7 @@ def lloyd(X, centres, *, max_iter=300):
 
 @checked(X="array (N, m)", centres="array (j, m)")
 def seeding_probabilities(X, centres):
-    """The k-means++ probabilities p(i) = D(x⁽ⁱ⁾)² / Σₗ D(x⁽ˡ⁾)² that point i becomes the next centre, eq. (8.10).
+    """The k-means++ probabilities p(i) = D(x⁽ⁱ⁾)² / Σₗ D(x⁽ˡ⁾)² that point i becomes the next centre, eq. (8.11).
 
     D(x) is the distance from x to the nearest centre chosen so far: a point far from every centre is likely to be
     picked, a point that already is a centre never is.
@@ -161,7 +161,7 @@ def seeding_probabilities(X, centres):
 
 @checked(X="array (N, m)", K="count", rng="rng", also=distinct_points_for_clusters)
 def kmeans_plus_plus(X, K, rng):
-    """k-means++ seeding (Arthur and Vassilvitskii): K starting centres, each drawn with chance ∝ D(x)², eq. (8.10).
+    """k-means++ seeding (Arthur and Vassilvitskii): K starting centres, each drawn with chance ∝ D(x)², eq. (8.11).
 
     The first centre is a point drawn uniformly; each next one is drawn by :func:`seeding_probabilities`, the squared
     distance to the nearest centre so far ("D² sampling"). In expectation the seeding alone is within a factor
@@ -226,7 +226,7 @@ def kmeans(X, K, rng, *, n_init=10, init="k-means++", max_iter=300):
 
 @checked(X="array (N, m)", labels="labels (N,)", also=scorable_clustering)
 def silhouette_samples(X, labels):
-    """The silhouette sᵢ = (bᵢ − aᵢ) / max(aᵢ, bᵢ) of every point (Rousseeuw), in [−1, 1], eq. (8.11).
+    """The silhouette sᵢ = (bᵢ − aᵢ) / max(aᵢ, bᵢ) of every point (Rousseeuw), in [−1, 1], eq. (8.12).
 
     aᵢ is the mean distance from x⁽ⁱ⁾ to the other points of its cluster, bᵢ the mean distance to the points of the
     nearest other cluster: sᵢ near 1 for a point well inside its cluster, near 0 on a border, negative for a point
@@ -257,7 +257,7 @@ def silhouette_samples(X, labels):
 
 @checked(X="array (N, m)", labels="labels (N,)", also=scorable_clustering)
 def silhouette_score(X, labels):
-    """The mean silhouette (1/N) Σᵢ sᵢ of a clustering, from :func:`silhouette_samples`: higher is better, eq. (8.11).
+    """The mean silhouette (1/N) Σᵢ sᵢ of a clustering, from :func:`silhouette_samples`: higher is better, eq. (8.12).
 
     Parameters
     ----------
@@ -273,13 +273,14 @@ def silhouette_score(X, labels):
 
 @checked(labels_true="labels (N,)", labels_pred="labels (N,)", also=pairs_to_compare)
 def adjusted_rand_index(labels_true, labels_pred):
-    """The adjusted Rand index of two clusterings (Hubert and Arabie): 1 if they agree, 0 by chance, eq. (8.12).
+    """The adjusted Rand index of two clusterings (Hubert and Arabie): 1 if they agree, 0 by chance, eq. (8.10).
 
-    With the contingency table nᵢⱼ (points in cluster i of the first and j of the second), its row sums aᵢ and column
-    sums bⱼ, and C(n) = n(n − 1)/2 pairs: the index Σᵢⱼ C(nᵢⱼ) counts the pairs together in both, its expectation for
-    random labels of the same cluster sizes is Σᵢ C(aᵢ) Σⱼ C(bⱼ) / C(N), and its largest value ½(Σᵢ C(aᵢ) + Σⱼ C(bⱼ));
-    ARI = (index − expected) / (largest − expected). The numbering of the clusters does not matter, and two trivial
-    clusterings that agree (both one cluster, or both every point alone) score 1, as in scikit-learn.
+    With the contingency table n_ab (points in cluster a of the first grouping and b of the second), its row sums n_a·
+    and column sums n_·b, and C(n) = n(n − 1)/2 pairs: the index I = Σ_ab C(n_ab) counts the pairs together in both,
+    its expectation for random labels of the same cluster sizes is E[I] = Σ_a C(n_a·) Σ_b C(n_·b) / C(N), and its
+    largest value I_max = ½(Σ_a C(n_a·) + Σ_b C(n_·b)); ARI = (I − E[I]) / (I_max − E[I]).
+    The numbering of the clusters does not matter, and two trivial clusterings that agree (both one cluster, or both
+    every point alone) score 1, as in scikit-learn.
 
     Parameters
     ----------
@@ -293,48 +294,49 @@ def adjusted_rand_index(labels_true, labels_pred):
     float
         At most 1; near 0 for a clustering no better than chance, and it can be negative.
     """
-    _, a = np.unique(labels_true, return_inverse=True)  # (N,): clusters numbered 0, …, I − 1
-    _, b = np.unique(labels_pred, return_inverse=True)  # (N,)
-    table = np.zeros((a.max() + 1, b.max() + 1))  # nᵢⱼ: (I, J)
-    np.add.at(table, (a, b), 1.0)
+    _, a = np.unique(labels_true, return_inverse=True)  # (N,): the cluster a of each point, 0, …, A − 1
+    _, b = np.unique(labels_pred, return_inverse=True)  # (N,): its cluster b in the other grouping, 0, …, B − 1
+    n_ab = np.zeros((a.max() + 1, b.max() + 1))  # the contingency table: (A, B)
+    np.add.at(n_ab, (a, b), 1.0)
 
     def pairs(n):
-        return n * (n - 1) / 2  # C(n), elementwise
+        return n * (n - 1) / 2  # (n choose 2), elementwise
 
-    index = pairs(table).sum()  # Σᵢⱼ C(nᵢⱼ)
-    rows, cols = pairs(table.sum(axis=1)).sum(), pairs(table.sum(axis=0)).sum()  # Σᵢ C(aᵢ), Σⱼ C(bⱼ)
-    expected = rows * cols / pairs(a.shape[0])
-    largest = (rows + cols) / 2
+    index = pairs(n_ab).sum()  # I = Σ_ab C(n_ab)
+    rows, cols = pairs(n_ab.sum(axis=1)).sum(), pairs(n_ab.sum(axis=0)).sum()  # Σ_a C(n_a·), Σ_b C(n_·b)
+    expected = rows * cols / pairs(a.shape[0])  # E[I]
+    largest = (rows + cols) / 2  # I_max
     if largest == expected:  # both clusterings trivial (one cluster, or N singletons) and equal
         return 1.0
     return float((index - expected) / (largest - expected))
 
 
-@checked(K="array (N, N)", k="count", also=affinity_matrix)
-def spectral_embedding(K, k):
-    """The spectral embedding of Ng, Jordan and Weiss: k eigenvectors of D^(−1/2) A D^(−1/2), eq. (8.13).
+@checked(gram="array (N, N)", K="count", also=affinity_matrix)
+def spectral_embedding(gram, K):
+    """The spectral embedding of Ng, Jordan and Weiss: K eigenvectors of Δ^(−1/2) A Δ^(−1/2), eq. (8.13).
 
-    A is the matrix of affinities K (an RBF Gram matrix, say) with its diagonal set to 0, and D = diag(Σⱼ Aᵢⱼ). The
-    eigenvectors of the k largest eigenvalues are the columns of U (N, k); row i, divided by its length, is the new
-    point of x⁽ⁱ⁾. Points joined by chains of large affinities land close together, even when their cluster is not
-    round, and k-means on these rows then finds the clusters (spectral clustering).
+    A is the matrix of affinities ``gram`` (an RBF Gram matrix, say) with its diagonal set to 0, and Δ = diag(Σⱼ Aᵢⱼ)
+    the degrees. The eigenvectors of the K largest eigenvalues (those of the K smallest of the normalised Laplacian
+    I − Δ^(−1/2) A Δ^(−1/2)) are the columns of U (N, K); row i, divided by its length, is the new point of x⁽ⁱ⁾.
+    Points joined by chains of large affinities land close together, even when their cluster is not round, and
+    k-means on these rows then finds the clusters (spectral clustering).
 
     Parameters
     ----------
-    K : array_like of shape (N, N)
+    gram : array_like of shape (N, N)
         Symmetric affinities >= 0; every point has a positive affinity to some other point.
-    k : int
-        The number of eigenvectors, usually the number of clusters; 1 <= k <= N.
+    K : int
+        The number of eigenvectors, usually the number of clusters; 1 <= K <= N.
 
     Returns
     -------
-    U : ndarray of shape (N, k)
+    U : ndarray of shape (N, K)
         One row per point, each of length 1. Each column is determined up to sign (and, for equal eigenvalues, up
         to a rotation): distances between the rows, and so the clusters k-means finds, are not.
     """
-    A = K - np.diag(np.diag(K))  # affinities between different points only: (N, N)
-    degree = A.sum(axis=1)  # the diagonal of D: (N,)
-    L = A / np.sqrt(np.outer(degree, degree))  # D^(−1/2) A D^(−1/2): (N, N)
-    _, vectors = np.linalg.eigh(L)  # eigenvalues ascending: (N, N)
-    U = vectors[:, ::-1][:, :k]  # the k of largest eigenvalue: (N, k)
+    A = gram - np.diag(np.diag(gram))  # affinities between different points only: (N, N)
+    degree = A.sum(axis=1)  # the diagonal of Δ: (N,)
+    M = A / np.sqrt(np.outer(degree, degree))  # Δ^(−1/2) A Δ^(−1/2): (N, N)
+    _, vectors = np.linalg.eigh(M)  # eigenvalues ascending: (N, N)
+    U = vectors[:, ::-1][:, :K]  # the K of largest eigenvalue: (N, K)
     return U / np.maximum(np.linalg.norm(U, axis=1, keepdims=True), np.finfo(float).tiny)  # rows of length 1

@@ -2,8 +2,9 @@
 
 A mixture of K Gaussians draws a component z = k with probability πₖ, then x ~ N(μₖ, Σₖ), so that
 p(x) = Σₖ πₖ N(x | μₖ, Σₖ). EM alternates the E step, the posterior responsibilities rᵢₖ = p(z = k | x⁽ⁱ⁾), and the M
-step, weighted means and covariances; the log-likelihood never falls. For any distributions qᵢ over the components,
-log p(x⁽ⁱ⁾) = ELBO + KL(qᵢ ‖ p(z | x⁽ⁱ⁾)): the E step closes the gap, the M step raises the bound.
+step, weighted means and covariances; without regularisation (``reg_covar=0``) the log-likelihood never falls. For
+any distributions qᵢ over the components, log p(x⁽ⁱ⁾) = ELBO + KL(qᵢ ‖ p(z | x⁽ⁱ⁾)): the E step closes the gap, the
+M step raises the bound.
 """
 
 import numpy as np
@@ -11,6 +12,7 @@ import numpy as np
 from .._contract import checked
 from ._checks import (
     distributions_for_data,
+    likelihood_fell,
     mixture_fits_data,
     mixture_parameters,
     refuse_collapse,
@@ -89,8 +91,11 @@ def m_step(X, R, reg_covar=1e-6):
 
     **reg_covar** is the regularisation that prevents collapse. The likelihood of a mixture has no maximum: a
     component centred on one point whose covariance shrinks has a density, and a likelihood, that grows without
-    bound. Adding reg_covar to every variance (scikit-learn's default is 10⁻⁶) keeps each Σₖ at least reg_covar·I,
-    a maximum a posteriori estimate rather than a maximum-likelihood one.
+    bound. Adding reg_covar to every variance (scikit-learn's default is 10⁻⁶) keeps each Σₖ at least reg_covar·I.
+    It is an ad-hoc ridge on the covariance, not the maximum a posteriori estimate under any fixed prior (under an
+    inverse-Wishart prior that estimate is (Nₖ Sₖ + Ψ) / (Nₖ + ν + m + 2), which shrinks as well as adds): with
+    reg_covar > 0 the M step no longer maximises the bound, and the log-likelihood can fall from one iteration to
+    the next. It never falls with reg_covar = 0; with a tiny reg_covar, in practice, it does not either.
 
     Parameters
     ----------
@@ -116,7 +121,7 @@ def m_step(X, R, reg_covar=1e-6):
     weights = Nk / X.shape[0]  # πₖ: (K,)
     means = (R.T @ X) / Nk[:, None]  # μₖ: (K, N) @ (N, m) -> (K, m)
     diff = X[None, :, :] - means[:, None, :]  # x⁽ⁱ⁾ − μₖ: (K, N, m)
-    covs = np.einsum("nk,kni,knj->kij", R, diff, diff) / Nk[:, None, None]  # Σᵢ rᵢₖ (x − μₖ)(x − μₖ)ᵀ / Nₖ
+    covs = (R.T[:, :, None] * diff).swapaxes(1, 2) @ diff / Nk[:, None, None]  # Σᵢ rᵢₖ (x − μₖ)(x − μₖ)ᵀ / Nₖ
     covs += reg_covar * np.eye(X.shape[1])  # (K, m, m)
     return weights, means, refuse_collapse(covs, reg_covar)
 
@@ -204,8 +209,13 @@ def fit_gmm(X, weights, means, covs, *, reg_covar=1e-6, max_iter=100, tol=1e-3):
     """EM for a Gaussian mixture with full covariances, from the given parameters, eqs. (8.15) and (8.16).
 
     Each iteration is an M step on the responsibilities of the current parameters, then an E step. It stops when the
-    mean log-likelihood rises by less than ``tol``, or after ``max_iter`` iterations. The log-likelihood never falls
-    (up to round-off), since each E step makes the bound tight and each M step raises it.
+    mean log-likelihood changes by less than ``tol``, or after ``max_iter`` iterations. With ``reg_covar=0`` the
+    log-likelihood never falls, since each E step makes the bound tight and each M step raises it: a fall beyond
+    round-off is an error. With reg_covar > 0 it can fall (:func:`m_step`); a fall larger than ``tol`` is recorded in
+    the history and never taken for convergence.
+
+    A small rise is not convergence either: EM can crawl along a plateau for dozens of iterations, each rising by
+    less than 10⁻³, and then climb again. A smaller ``tol`` (with a larger ``max_iter``) tells the two apart.
 
     Parameters
     ----------
@@ -220,7 +230,7 @@ def fit_gmm(X, weights, means, covs, *, reg_covar=1e-6, max_iter=100, tol=1e-3):
         Added to the diagonal of every covariance at each M step (:func:`m_step`).
     max_iter : int, default 100
     tol : float, default 1e-3
-        The smallest rise of the mean log-likelihood that continues (scikit-learn's default).
+        The smallest change of the mean log-likelihood that continues (scikit-learn's default).
 
     Returns
     -------
@@ -229,6 +239,12 @@ def fit_gmm(X, weights, means, covs, *, reg_covar=1e-6, max_iter=100, tol=1e-3):
     covs : ndarray of shape (K, m, m)
     log_likelihoods : ndarray of shape (T + 1,)
         The mean log-likelihood of the starting parameters and after each of the T iterations.
+
+    Raises
+    ------
+    RuntimeError
+        If, with reg_covar = 0, the log-likelihood falls by more than round-off: EM cannot do that, so the
+        computation went wrong (a covariance near singular, say).
     """
     R, log_px = e_step(X, weights, means, covs)  # (N, K), (N,)
     history = [log_px.mean()]
@@ -236,7 +252,10 @@ def fit_gmm(X, weights, means, covs, *, reg_covar=1e-6, max_iter=100, tol=1e-3):
         weights, means, covs = m_step(X, R, reg_covar)  # (K,), (K, m), (K, m, m)
         R, log_px = e_step(X, weights, means, covs)
         history.append(log_px.mean())
-        if history[-1] - history[-2] < tol:
+        change = history[-1] - history[-2]
+        if reg_covar == 0 and change < -1e-10 * (1 + abs(history[-2])):  # beyond round-off
+            raise likelihood_fell(len(history) - 1, history[-2], history[-1])
+        if abs(change) < tol:
             break
     return weights, means, covs, np.array(history)
 

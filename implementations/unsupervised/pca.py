@@ -152,10 +152,11 @@ def whiten(X, mean, components, variance):
 def fit_ppca(X, k):
     """Maximum-likelihood probabilistic PCA, x = Wz + μ + ε with z ~ N(0, I_k), ε ~ N(0, σ²I), eq. (8.7).
 
-    With λ₁ ≥ … ≥ λ_m the eigenvalues of the sample covariance S = (1/N) Σᵢ (x⁽ⁱ⁾ − μ)(x⁽ⁱ⁾ − μ)ᵀ, λⱼ = dⱼ² / N (0
-    beyond the r singular values), the maximum is σ² = (1/(m − k)) Σ_{j > k} λⱼ, the mean variance of the discarded
-    directions, and W = V_k (Λ_k − σ²I)^{1/2} (Tipping and Bishop; up to a rotation of the latent space, here the
-    identity). The maximum likelihood divides by N, not N − 1.
+    With λ₁ ≥ … ≥ λ_m the eigenvalues of the maximum-likelihood covariance (1/N) Σᵢ (x⁽ⁱ⁾ − μ)(x⁽ⁱ⁾ − μ)ᵀ =
+    ((N − 1)/N) Σ̂, λⱼ = dⱼ² / N (0 beyond the r singular values), the maximum is σ² = (1/(m − k)) Σ_{j > k} λⱼ, the
+    mean variance of the discarded directions, and W = V_k (Λ_k − σ²I)^{1/2} with Λ_k = diag(λ₁, …, λ_k) (Tipping and
+    Bishop; up to a rotation of the latent space, here the identity). The maximum likelihood divides by N, not N − 1.
+    With k = m − 1, WWᵀ + σ²I is that covariance itself: k = m would leave no direction for σ².
 
     Parameters
     ----------
@@ -177,7 +178,7 @@ def fit_ppca(X, k):
     N, m = X.shape
     mean, components, d = pca(X)  # (m,), (r, m), (r,)
     lam = np.zeros(m)
-    lam[: d.size] = d**2 / N  # λⱼ, the eigenvalues of S: (m,)
+    lam[: d.size] = d**2 / N  # λⱼ, the eigenvalues of ((N − 1)/N) Σ̂: (m,)
     sigma2 = float(lam[k:].mean())  # σ² = (1/(m − k)) Σ_{j > k} λⱼ
     if sigma2 <= np.finfo(float).eps * lam[0]:
         raise no_discarded_variance(k)

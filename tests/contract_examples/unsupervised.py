@@ -135,10 +135,11 @@ EXAMPLES = {
         extra=[("a single point", {"labels_true": labels[:1], "labels_pred": labels[:1]}, ()),
                ("labels_pred of another N", {"labels_pred": labels[:5]}, ())]),
     "implementations.unsupervised.kmeans.spectral_embedding": Example(
-        build=lambda: (kmeans.spectral_embedding, {"K": AFFINITY, "k": 2}),
-        roles={"K": "array", "k": "count"},
-        extra=[("k larger than N", {"k": 9}, ()), ("not symmetric", {"K": AFFINITY + np.triu(np.ones((8, 8)), 1)}, ()),
-               ("a negative affinity", {"K": AFFINITY - 0.5}, ()), ("an isolated point", {"K": np.eye(8)}, ())]),
+        build=lambda: (kmeans.spectral_embedding, {"gram": AFFINITY, "K": 2}),
+        roles={"gram": "array", "K": "count"},
+        extra=[("K larger than N", {"K": 9}, ()),
+               ("not symmetric", {"gram": AFFINITY + np.triu(np.ones((8, 8)), 1)}, ()),
+               ("a negative affinity", {"gram": AFFINITY - 0.5}, ()), ("an isolated point", {"gram": np.eye(8)}, ())]),
     "implementations.unsupervised.mixture.gaussian_log_density": Example(
         build=lambda: (mixture.gaussian_log_density, {"X": X, "means": centres, "covs": covs}),
         roles={"X": "array", "means": "array", "covs": "array:any-nd"},

@@ -22,6 +22,7 @@ from .ch7 import block_parameters, positional_encoding  # noqa: F401  (the first
 from .ch9 import *  # noqa: F403
 from .ch9 import gaussian_kl, mmd2_unbiased, noised  # noqa: F401  (the first edition's exercises)
 from .unsupervised import *  # noqa: F403
+from .unsupervised import m_step_covariances, seeding_probabilities  # noqa: F401  (the first exercises)
 
 __all__ = [*ch1.__all__, *ch2.__all__, *ch3.__all__, *ch4.__all__, *ch5.__all__, *ch6.__all__, *ch7.__all__,
            *unsupervised.__all__, *ch9.__all__]  # in the order of the book

@@ -1,12 +1,65 @@
-"""The checks of the exercises of the chapter on learning without labels: one per exercise, named after the reader's
-function (an E step, the covariances of an M step, the k-means++ probabilities)."""
+"""The checks of the exercises of the chapter on learning without labels, named after the reader's function: the E step
+in log space, the M step of one shared spherical covariance, and the mixture weights under a Dirichlet prior.
+
+When a function fails, the check names the likely mistake where it can tell: it calls the function again on the
+input that failed and compares the result with the classic wrong answers (rows that do not sum to 1, a transposed
+result, log det Σₖ dropped, the responsibilities' weights left out, the prior's − 1 forgotten, …).
+
+``m_step_covariances`` and ``seeding_probabilities`` are the checks of the chapter's first exercises, which copied a
+displayed formula; student copies made from them still call them.
+"""
 
 import numpy as np
 
 from ...unsupervised import kmeans, mixture
-from ..exercises import check_function
+from ..exercises import ExerciseCheckFailed, check_function
 
-__all__ = ["responsibilities", "m_step_covariances", "seeding_probabilities"]
+__all__ = ["responsibilities", "m_step_shared_variance", "map_weights"]
+
+
+def _diagnosed(candidate, reference, make_inputs, mistakes, *, rng, **options):
+    """``check_function``, and on a failure the first of ``mistakes`` that explains what the candidate returned.
+
+    ``mistakes`` is a list of (test, text): ``test(received, args)`` is True when the candidate's result on the
+    failing input ``args`` looks like that mistake.
+    """
+    __tracebackhide__ = True
+    last = []
+
+    def inputs(rng, size):
+        last[:] = [make_inputs(rng, size)]
+        return last[0]
+
+    try:
+        check_function(candidate, reference, inputs, rng=rng, **options)
+    except ExerciseCheckFailed as failure:
+        received = _result_or_none(candidate, last[0])
+        hint = next((text for test, text in mistakes if received is not None and _holds(test, received, last[0])), None)
+        if hint is None:
+            raise
+        raise ExerciseCheckFailed(f"{failure}\n  likely mistake: {hint}") from failure.__cause__
+
+
+def _result_or_none(candidate, args):
+    """The candidate's result on ``args`` as a float array, or None if it raises or returns no numbers."""
+    try:
+        with np.errstate(all="ignore"):
+            return np.asarray(candidate(*args), dtype=float)
+    except Exception:  # the check's own message already says what went wrong
+        return None
+
+
+def _holds(test, received, args):
+    with np.errstate(all="ignore"):
+        try:
+            return bool(test(received, args))
+        except (ValueError, IndexError):  # a result of a shape the test cannot compare
+            return False
+
+
+def _same(received, expected):
+    expected = np.asarray(expected, dtype=float)
+    return received.shape == expected.shape and np.allclose(received, expected, rtol=1e-6, atol=1e-9)
 
 
 def _covariances(rng, K, m):
@@ -15,10 +68,14 @@ def _covariances(rng, K, m):
     return A @ A.swapaxes(1, 2) + 0.3 * np.eye(m)
 
 
+# --- the E step -------------------------------------------------------------------------------------------------
+
+
 def _mixture_inputs(rng, size):
-    """Points around a random mixture of K = 2, 3 or 4 components in m = 1, 2 or 3 dimensions; from input 5 on, the
-    last point lies hundreds of spreads away from every component, where every density underflows to 0."""
-    N, K, m = size + 2, 2 + size % 3, 1 + size % 3
+    """N = size + 5 points around a random mixture of K = 2, 3 or 4 < N components in m = 1, 2 or 3 dimensions (so
+    that a transposed result has another shape); from input 5 on, the last point lies hundreds of spreads away from
+    every component, where every density underflows to 0."""
+    N, K, m = size + 5, 2 + size % 3, 1 + size % 3
     weights = rng.dirichlet(np.ones(K))  # (K,)
     means = rng.normal(size=(K, m)) * 2  # (K, m)
     X = means[rng.integers(K, size=N)] + rng.normal(size=(N, m))  # (N, m)
@@ -31,6 +88,31 @@ def _responsibilities_reference(X, weights, means, covs):
     return mixture.e_step(X, weights, means, covs)[0]  # (N, K)
 
 
+def _without_log_det(X, weights, means, covs):
+    """The E step with log det Σₖ left out of the log-densities."""
+    log_joint = np.log(weights) + mixture.gaussian_log_density(X, means, covs) + 0.5 * np.linalg.slogdet(covs)[1]
+    log_joint -= log_joint.max(axis=1, keepdims=True)  # (N, K)
+    return np.exp(log_joint) / np.exp(log_joint).sum(axis=1, keepdims=True)
+
+
+_E_STEP_MISTAKES = [
+    (lambda R, a: R.shape == (a[0].shape[0], a[1].shape[0]) and np.isnan(R).any(),
+     "NaN where every density underflows to 0: the densities were divided as they are (0/0). Work with "
+     "log πₖ + log N(x | μₖ, Σₖ), and subtract each row's largest entry before exponentiating."),
+    (lambda R, a: R.shape == (a[1].shape[0], a[0].shape[0]),
+     "the result is transposed: expected one row per point and one column per component, (N, K)."),
+    (lambda R, a: R.ndim == 2 and np.allclose(R.sum(axis=0), 1.0) and not np.allclose(R.sum(axis=1), 1.0),
+     "the columns sum to 1, not the rows: normalise over the components (axis=1), not over the points."),
+    (lambda R, a: R.ndim == 2 and not np.allclose(R.sum(axis=1), 1.0),
+     "the rows do not sum to 1: an E step without normalising. Divide each row by its sum over the components, "
+     "the density p(x⁽ⁱ⁾) of the point."),
+    (lambda R, a: _same(R, _without_log_det(*a)),
+     "the term log det Σₖ was dropped from the log-density: it matters whenever the components' covariances differ."),
+    (lambda R, a: _same(R, mixture.e_step(a[0], np.full(a[1].shape, 1 / a[1].size), a[2], a[3])[0]),
+     "the weights πₖ were left out: the responsibility is ∝ πₖ N(x | μₖ, Σₖ)."),
+]
+
+
 def responsibilities(candidate, *, rng):
     """``responsibilities(X, weights, means, covs)`` against ``mixture.e_step``: the posterior rᵢₖ of each component.
 
@@ -38,26 +120,136 @@ def responsibilities(candidate, *, rng):
     ratio of the densities is 0/0; the E step must be computed in log space (log-sum-exp).
     """
     __tracebackhide__ = True
-    check_function(candidate, _responsibilities_reference, _mixture_inputs, rng=rng, warnings_as_errors=True)
+    _diagnosed(candidate, _responsibilities_reference, _mixture_inputs, _E_STEP_MISTAKES, rng=rng,
+               warnings_as_errors=True)
+
+
+# --- the M step of one shared spherical covariance ------------------------------------------------------------------
 
 
 def _weighted_inputs(rng, size):
-    """N >= m + 3 points and soft responsibilities over K = 2 or 3 components, no component with a single point."""
+    """N > K points in m = 1, 2 or 3 dimensions of different spreads, and soft responsibilities over K = 2 or 3
+    components, no component with a single point."""
     m, K = 1 + size % 3, 2 + size % 2
     N = size + m + 3
     R = rng.dirichlet(np.full(K, 0.7), size=N)  # (N, K): each row a distribution
     return rng.normal(size=(N, m)) * rng.uniform(0.5, 2.0, size=m), R
 
 
+def _shared_variance(X, R, *, weighted=True, per_component=False, divide_by_m=True, centre="mu_k"):
+    """σ² = (1/(N m)) Σᵢ Σₖ rᵢₖ ‖x⁽ⁱ⁾ − μₖ‖², and the classic wrong variants of it."""
+    Nk = R.sum(axis=0)  # (K,)
+    means = (R.T @ X) / Nk[:, None] if centre == "mu_k" else np.broadcast_to(X.mean(axis=0), (R.shape[1], X.shape[1]))
+    d2 = ((X[:, None, :] - means[None, :, :]) ** 2).sum(axis=2)  # ‖x⁽ⁱ⁾ − μₖ‖²: (N, K)
+    W = R if weighted else np.ones_like(R)  # (N, K)
+    m = X.shape[1] if divide_by_m else 1
+    if per_component:  # each component's own spherical variance, then their plain mean
+        return float(((W * d2).sum(axis=0) / (Nk * m)).mean())
+    return float((W * d2).sum() / (X.shape[0] * m))
+
+
+def _shared_variance_reference(X, R):
+    return _shared_variance(X, R)
+
+
+_SHARED_VARIANCE_MISTAKES = [
+    (lambda s, a: s.shape == (a[0].shape[1],),
+     "one variance per coordinate: the shared covariance is σ²I, a single number over all m coordinates."),
+    (lambda s, a: s.shape == (a[1].shape[1],),
+     "one variance per component: the covariance σ²I is shared by all K components, so σ² is a single number."),
+    (lambda s, a: _same(s, _shared_variance(*a, divide_by_m=False)),
+     "divided by N instead of N m: σ² is the variance of one coordinate, and ‖x − μₖ‖² sums m of them."),
+    (lambda s, a: _same(s, _shared_variance(*a, per_component=True)),
+     "each component's variance, then their plain mean: a shared σ² weighs the components by their Nₖ."),
+    (lambda s, a: _same(s, _shared_variance(*a, weighted=False)) or _same(s, _shared_variance(*a, weighted=False,
+                                                                                           divide_by_m=False)),
+     "without the responsibilities' weights rᵢₖ: every point counts once for every component."),
+    (lambda s, a: _same(s, _shared_variance(*a, centre="mean")),
+     "about the mean of all the points instead of each component's own mean μₖ."),
+]
+
+
+def m_step_shared_variance(candidate, *, rng):
+    """``m_step_shared_variance(X, R)`` against σ² = (1/(N m)) Σᵢ Σₖ rᵢₖ ‖x⁽ⁱ⁾ − μₖ‖², the M step of a mixture whose
+    components share the covariance σ²I, with μₖ the weighted means of the M step."""
+    __tracebackhide__ = True
+    _diagnosed(candidate, _shared_variance_reference, _weighted_inputs, _SHARED_VARIANCE_MISTAKES, rng=rng)
+
+
+# --- the weights under a Dirichlet prior ----------------------------------------------------------------------------
+
+
+def _dirichlet_inputs(rng, size):
+    """Responsibilities (N, K) of N = size + 4 points over K = 2, 3 or 4 < N components, and α in [1, 4]."""
+    K = 2 + size % 3
+    R = rng.dirichlet(np.full(K, 0.5), size=size + 4)  # (N, K)
+    return R, float(rng.uniform(1.0, 4.0))
+
+
+def _map_weights(R, alpha, *, minus_one=True, normalise=True):
+    """πₖ = (Nₖ + α − 1) / (N + K(α − 1)), and the classic wrong variants of it."""
+    N, K = R.shape
+    top = R.sum(axis=0) + alpha - (1 if minus_one else 0)  # (K,)
+    return top / top.sum() if normalise else top / N
+
+
+def _map_weights_reference(R, alpha):
+    return _map_weights(R, alpha)
+
+
+_MAP_WEIGHTS_MISTAKES = [
+    (lambda p, a: p.shape == (a[0].shape[0],),
+     "one entry per point: Nₖ sums the responsibilities over the points (axis=0), one weight per component."),
+    (lambda p, a: _same(p, a[0].mean(axis=0)),
+     "the prior was left out: Nₖ / N is the maximum-likelihood weight, α = 1 only."),
+    (lambda p, a: _same(p, _map_weights(*a, minus_one=False)),
+     "(Nₖ + α) / (N + Kα) is the mean of the posterior Dirichlet; its mode, the MAP estimate, has α − 1."),
+    (lambda p, a: not np.isclose(p.sum(), 1.0),
+     "the weights do not sum to 1: the Lagrange multiplier of Σₖ πₖ = 1 sets the denominator, N + K(α − 1)."),
+]
+
+
+def map_weights(candidate, *, rng):
+    """``map_weights(R, alpha)`` against πₖ = (Nₖ + α − 1) / (N + K(α − 1)): the weights that maximise
+    Σₖ (Nₖ + α − 1) log πₖ subject to Σₖ πₖ = 1, the M step under a symmetric Dirichlet(α) prior."""
+    __tracebackhide__ = True
+    _diagnosed(candidate, _map_weights_reference, _dirichlet_inputs, _MAP_WEIGHTS_MISTAKES, rng=rng)
+
+
+# --- the first exercises' checks, which old student copies still call -----------------------------------------------
+
+
 def _m_step_covariances_reference(X, R):
     return mixture.m_step(X, R, reg_covar=0.0)[2]  # (K, m, m)
 
 
+def _covariances_by(X, R, *, weighted=True, centre="mu_k", divide_by="Nk"):
+    Nk = R.sum(axis=0)  # (K,)
+    means = (R.T @ X) / Nk[:, None] if centre == "mu_k" else np.broadcast_to(X.mean(axis=0), (R.shape[1], X.shape[1]))
+    diff = X[None, :, :] - means[:, None, :]  # (K, N, m)
+    W = R.T if weighted else np.ones_like(R.T)  # (K, N)
+    scatter = (W[:, :, None] * diff).swapaxes(1, 2) @ diff  # (K, m, m)
+    return scatter / {"Nk": Nk, "N": np.full(R.shape[1], float(X.shape[0])), "Nk - 1": Nk - 1}[divide_by][:, None, None]
+
+
+_COVARIANCE_MISTAKES = [
+    (lambda S, a: _same(S, _covariances_by(*a, weighted=False, divide_by="N")),
+     "covariances without the weights rᵢₖ: every point counts fully for every component."),
+    (lambda S, a: _same(S, _covariances_by(*a, divide_by="N")),
+     "divided by N instead of Nₖ = Σᵢ rᵢₖ, which shrinks a small component's covariance."),
+    (lambda S, a: _same(S, _covariances_by(*a, centre="mean")),
+     "centred on the mean of all the points instead of each component's own weighted mean μₖ."),
+    (lambda S, a: _same(S, _covariances_by(*a, divide_by="Nk - 1")),
+     "divided by Nₖ − 1: the M step's covariance is the maximum-likelihood one, divided by Nₖ."),
+]
+
+
 def m_step_covariances(candidate, *, rng):
     """``m_step_covariances(X, R)`` against ``mixture.m_step`` without regularisation: each component's covariance
-    Σₖ = (1/Nₖ) Σᵢ rᵢₖ (x⁽ⁱ⁾ − μₖ)(x⁽ⁱ⁾ − μₖ)ᵀ about its own weighted mean μₖ, with Nₖ = Σᵢ rᵢₖ."""
+    Σₖ = (1/Nₖ) Σᵢ rᵢₖ (x⁽ⁱ⁾ − μₖ)(x⁽ⁱ⁾ − μₖ)ᵀ about its own weighted mean μₖ, with Nₖ = Σᵢ rᵢₖ (the first
+    exercise's check)."""
     __tracebackhide__ = True
-    check_function(candidate, _m_step_covariances_reference, _weighted_inputs, rng=rng)
+    _diagnosed(candidate, _m_step_covariances_reference, _weighted_inputs, _COVARIANCE_MISTAKES, rng=rng)
 
 
 def _seeding_inputs(rng, size):
@@ -71,8 +263,26 @@ def _seeding_reference(X, centres):
     return kmeans.seeding_probabilities(X, centres)  # (N,)
 
 
+def _seeding_by(X, centres, *, power=2, which="nearest"):
+    D2 = ((X[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)  # (N, j)
+    D2 = {"nearest": D2.min(axis=1), "first": D2[:, 0], "last": D2[:, -1]}[which]
+    score = D2 ** (power / 2)
+    return score / score.sum()
+
+
+_SEEDING_MISTAKES = [
+    (lambda p, a: _same(p, _seeding_by(*a, power=1)),
+     "D instead of D²: k-means++ samples in proportion to the squared distance."),
+    (lambda p, a: _same(p, _seeding_by(*a, which="first")) or _same(p, _seeding_by(*a, which="last")),
+     "the distance to one centre (the first or the most recent) instead of the nearest of those chosen so far."),
+    (lambda p, a: not np.isclose(p.sum(), 1.0),
+     "the probabilities do not sum to 1: divide by Σₗ D(x⁽ˡ⁾)²."),
+]
+
+
 def seeding_probabilities(candidate, *, rng):
     """``seeding_probabilities(X, centres)`` against ``kmeans.seeding_probabilities``: the k-means++ probability that
-    each point becomes the next centre, its squared distance D(x)² to the nearest chosen centre over their sum."""
+    each point becomes the next centre, its squared distance D(x)² to the nearest chosen centre over their sum (the
+    first exercise's check)."""
     __tracebackhide__ = True
-    check_function(candidate, _seeding_reference, _seeding_inputs, rng=rng)
+    _diagnosed(candidate, _seeding_reference, _seeding_inputs, _SEEDING_MISTAKES, rng=rng)
