@@ -275,10 +275,10 @@ def silhouette_score(X, labels):
 def adjusted_rand_index(labels_true, labels_pred):
     """The adjusted Rand index of two clusterings (Hubert and Arabie): 1 if they agree, 0 by chance, eq. (8.10).
 
-    With the contingency table n_ab (points in cluster a of the first grouping and b of the second), its row sums n_a·
-    and column sums n_·b, and C(n) = n(n − 1)/2 pairs: the index I = Σ_ab C(n_ab) counts the pairs together in both,
-    its expectation for random labels of the same cluster sizes is E[I] = Σ_a C(n_a·) Σ_b C(n_·b) / C(N), and its
-    largest value I_max = ½(Σ_a C(n_a·) + Σ_b C(n_·b)); ARI = (I − E[I]) / (I_max − E[I]).
+    With the contingency table n_ab (points in cluster a of the first grouping and b of the second), its row sums n_{a·}
+    and column sums n_{·b}, and C(n) = n(n − 1)/2 pairs: the index I = Σ_ab C(n_ab) counts the pairs together in both,
+    its expectation for random labels of the same cluster sizes is E[I] = Σ_a C(n_{a·}) Σ_b C(n_{·b}) / C(N), and its
+    largest value I_max = ½(Σ_a C(n_{a·}) + Σ_b C(n_{·b})); ARI = (I − E[I]) / (I_max − E[I]).
     The numbering of the clusters does not matter, and two trivial clusterings that agree (both one cluster, or both
     every point alone) score 1, as in scikit-learn.
 
