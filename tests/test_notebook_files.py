@@ -6,6 +6,7 @@ none. Execution counts and outputs stay: strict nbval compares them.
 """
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -71,3 +72,33 @@ def test_a_re_execution_writes_the_same_bytes(tmp_path):
     execute_notebooks.execute(path)
     assert path.read_bytes() == first
     assert json.loads(first)["cells"][0]["outputs"][0]["text"] == ["3\n"]
+
+
+# A line of inline math broken before "- x" or "+ x" starts a Markdown list item in the middle of the formula: the
+# page then shows raw TeX (the site and JupyterLab tests see it after a build; this sees it in the source).
+_LIST_MARKER = re.compile(r"\s*([-+*]|\d+[.)])\s")
+
+
+def inline_math_broken_by_list_markers(markdown):
+    """The lines of ``markdown`` that start with a list marker while a ``$...$`` formula is open."""
+    text = re.sub(r"\$\$.*?\$\$|```.*?```|\\begin\{(equation|align)\*?\}.*?\\end\{\1\*?\}", "", markdown, flags=re.S)
+    found, inside = [], False
+    for line in text.split("\n"):
+        if inside and _LIST_MARKER.match(line):
+            found.append(line)
+        inside ^= len(re.findall(r"(?<!\\)\$", line)) % 2 == 1
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_line_of_inline_math_starts_with_a_list_marker(path):
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    broken = [line for cell in nb["cells"] if cell["cell_type"] == "markdown"
+              for line in inline_math_broken_by_list_markers("".join(cell["source"]))]
+    assert not broken, f"{path.name}: move the operator to the end of the line before: {broken}"
+
+
+def test_a_formula_broken_before_a_minus_is_found():
+    assert inline_math_broken_by_list_markers("so $a = b\n- c$ and\n- a list item") == ["- c$ and"]
+    assert inline_math_broken_by_list_markers("so $a = b -\nc$ and\n- a list item") == []
+    assert inline_math_broken_by_list_markers("$$\na\n- b\n$$\n- item") == []
