@@ -29,9 +29,10 @@ from implementations.language.transformer import TinyGPT  # noqa: E402
 
 OUT = ROOT / "data" / "persuasion_tinygpt.npz"
 #: The model and its training run, as the chapter describes them.
-CONFIG = {"vocab_size": 512, "block_size": 64, "d_model": 64, "num_heads": 4, "num_layers": 2, "d_ff": 256,
-          "tie_weights": True, "seed": 7, "steps": 2000, "batch_size": 32, "lr": 3e-3, "warmup_steps": 100,
-          "weight_decay": 0.1, "max_norm": 1.0, "eval_every": 100}
+CONFIG = {"vocab_size": 512, "block_size": 64, "d_model": 128, "num_heads": 4, "num_layers": 4, "d_ff": 512,
+          "tie_weights": True, "dropout": 0.2, "scale_residual_init": True, "seed": 7, "steps": 2000,
+          "batch_size": 32, "lr": 3e-3, "warmup_steps": 100, "min_lr": 3e-4, "weight_decay": 0.1, "max_norm": 1.0,
+          "eval_every": 100}
 
 
 def train(config):
@@ -42,10 +43,12 @@ def train(config):
     train_ids, val_ids = tok.encode(train_text), tok.encode(val_text)
     rng = np.random.default_rng(config["seed"])
     model = TinyGPT(config["vocab_size"], config["block_size"], config["d_model"], config["num_heads"],
-                    config["num_layers"], config["d_ff"], rng=rng, tie_weights=config["tie_weights"])
+                    config["num_layers"], config["d_ff"], rng=rng, tie_weights=config["tie_weights"],
+                    dropout=config["dropout"], scale_residual_init=config["scale_residual_init"])
     history = train_language_model(model, train_ids, steps=config["steps"], batch_size=config["batch_size"],
                                    lr=config["lr"], warmup_steps=config["warmup_steps"], rng=rng,
                                    weight_decay=config["weight_decay"], max_norm=config["max_norm"],
+                                   min_lr=config["min_lr"],
                                    val_ids=val_ids, eval_every=config["eval_every"])
     return tok, model, history, val_ids
 
