@@ -88,6 +88,25 @@ def test_training_is_deterministic_and_clips():
     np.testing.assert_array_equal(runs[0][1], runs[1][1])
 
 
+def test_stopping_early_gives_the_first_steps_of_the_full_run():
+    ids = np.random.default_rng(12).integers(0, 7, size=300)
+    runs = {}
+    for stop_after in (None, 4):
+        model = TinyGPT(7, 6, 16, 2, 2, 32, rng=np.random.default_rng(13), tie_weights=True, dropout=0.2)
+        history = train_language_model(model, ids, steps=10, batch_size=3, lr=1e-2, warmup_steps=5, min_lr=1e-3,
+                                       rng=np.random.default_rng(14), stop_after=stop_after)
+        runs[stop_after] = history, model.W_te.data.copy()
+    full, early = runs[None][0], runs[4][0]
+    for key in ("loss", "lr", "grad_norm"):
+        assert early[key].shape == (4,)
+        np.testing.assert_array_equal(early[key], full[key][:4])  # the same draws, rates and dropout masks
+    assert early["lr"][-1] < 1e-2  # still warming up: the rates are those of the 10-step schedule
+    assert not np.array_equal(runs[4][1], runs[None][1])
+    with pytest.raises(ValueError, match="stop_after must be at most steps = 10"):
+        train_language_model(tiny_model(), ids, steps=10, batch_size=3, lr=1e-2, warmup_steps=5,
+                             rng=np.random.default_rng(0), stop_after=11)
+
+
 def test_bad_arguments_are_named():
     model, ids = tiny_model(), np.arange(7).repeat(3)
     with pytest.raises(ValueError, match="at least block_size \\+ 1 = 7 tokens"):

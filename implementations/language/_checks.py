@@ -404,6 +404,12 @@ def warmup_within_steps(steps, warmup_steps, lr, min_lr):
         raise ValueError(f"min_lr must be at most the peak rate lr = {lr:g}; received {min_lr:g}.")
 
 
+def stop_within_steps(steps, stop_after):
+    if stop_after is not None and stop_after > steps:
+        raise ValueError(f"stop_after must be at most steps = {steps} (it ends the run early, after the first "
+                         f"stop_after of its steps); received {stop_after}. Raise steps to lengthen the run.")
+
+
 # --- n-gram tables, decoding ------------------------------------------------------------------------------------------
 
 def two_tokens(ids):
