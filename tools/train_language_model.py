@@ -31,7 +31,7 @@ from implementations.language.transformer import TinyGPT  # noqa: E402
 OUT = ROOT / "data" / "persuasion_tinygpt.npz"
 #: The model and its training run, as the chapter describes them.
 CONFIG = {"vocab_size": 512, "block_size": 64, "d_model": 96, "num_heads": 4, "num_layers": 3, "d_ff": 384,
-          "tie_weights": True, "dropout": 0.2, "scale_residual_init": True, "seed": 7, "steps": 3400,
+          "tie_weights": True, "dropout": 0.1, "scale_residual_init": True, "seed": 7, "steps": 4400,
           "batch_size": 32, "lr": 3e-3, "warmup_steps": 100, "min_lr": 3e-4, "weight_decay": 0.1, "max_norm": 1.0,
           "eval_every": 100}
 
