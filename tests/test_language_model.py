@@ -88,6 +88,25 @@ def test_training_is_deterministic_and_clips():
     np.testing.assert_array_equal(runs[0][1], runs[1][1])
 
 
+def test_stopping_early_gives_the_first_steps_of_the_full_run():
+    ids = np.random.default_rng(12).integers(0, 7, size=300)
+    runs = {}
+    for stop_after in (None, 4):
+        model = TinyGPT(7, 6, 16, 2, 2, 32, rng=np.random.default_rng(13), tie_weights=True, dropout=0.2)
+        history = train_language_model(model, ids, steps=10, batch_size=3, lr=1e-2, warmup_steps=5, min_lr=1e-3,
+                                       rng=np.random.default_rng(14), stop_after=stop_after)
+        runs[stop_after] = history, model.W_te.data.copy()
+    full, early = runs[None][0], runs[4][0]
+    for key in ("loss", "lr", "grad_norm"):
+        assert early[key].shape == (4,)
+        np.testing.assert_array_equal(early[key], full[key][:4])  # the same draws, rates and dropout masks
+    assert early["lr"][-1] < 1e-2  # still warming up: the rates are those of the 10-step schedule
+    assert not np.array_equal(runs[4][1], runs[None][1])
+    with pytest.raises(ValueError, match="stop_after must be at most steps = 10"):
+        train_language_model(tiny_model(), ids, steps=10, batch_size=3, lr=1e-2, warmup_steps=5,
+                             rng=np.random.default_rng(0), stop_after=11)
+
+
 def test_bad_arguments_are_named():
     model, ids = tiny_model(), np.arange(7).repeat(3)
     with pytest.raises(ValueError, match="at least block_size \\+ 1 = 7 tokens"):
@@ -182,3 +201,28 @@ def test_sliding_window_losses_match_one_forward_pass_per_target():
         expected = np.log(np.exp(logits - logits.max()).sum()) + logits.max() - logits[ids[t + 1]]
         assert sliding[t] == pytest.approx(expected, rel=1e-10)
         assert t - start + 1 >= (t + 1 if t < 6 else 4)  # at least T − stride + 1 tokens of context
+
+
+def test_one_training_step_decays_the_weight_matrices_and_nothing_else():
+    ids = np.random.default_rng(8).integers(0, 7, size=200)
+    runs = {}
+    for weight_decay in (0.0, 0.5):
+        model = tiny_model(seed=9)
+        start = {name: p.data.copy() for name, p in model.named_parameters()}
+        train_language_model(model, ids, steps=1, batch_size=4, lr=0.1, warmup_steps=0, min_lr=0.1,
+                             rng=np.random.default_rng(10), weight_decay=weight_decay)
+        runs[weight_decay] = {name: p.data for name, p in model.named_parameters()}
+        decayed = {name for name, p in model.named_parameters() if any(p is m for m in model.weight_matrices())}
+    for name, theta in runs[0.5].items():
+        # AdamW: θ ← θ − η(Adam step + λθ); one step from the same start differs by η λ θ₀ exactly where decayed
+        shift = 0.1 * 0.5 * start[name] if name in decayed else 0.0
+        np.testing.assert_allclose(theta, runs[0.0][name] - shift, rtol=0, atol=1e-12)
+    assert decayed and "W_te" not in decayed and not any(name.endswith(("b1", "b2", "gamma", "beta"))
+                                                          for name in decayed)
+
+
+def test_training_leaves_the_model_in_evaluation_mode():
+    model = TinyGPT(7, 6, 16, 2, 1, 32, rng=np.random.default_rng(0), tie_weights=True, dropout=0.2)
+    ids = np.random.default_rng(11).integers(0, 7, size=100)
+    train_language_model(model, ids, steps=2, batch_size=2, lr=1e-3, warmup_steps=1, rng=np.random.default_rng(1))
+    assert not model.training and not any(block.drop.training for block in model.blocks)

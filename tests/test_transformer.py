@@ -384,3 +384,40 @@ def test_module_cross_attention_refuses_a_memory_that_does_not_fit_in_the_caller
         mha(x, memory=np.zeros((2, 0, 6)))
     with pytest.raises(ValueError, match=r"mask of shape \(3, 3\) does not broadcast"):
         mha(x, memory=np.zeros((2, 5, 6)), mask=np.ones((3, 3), dtype=bool))
+
+
+def test_dropout_is_off_in_evaluation_mode_and_draws_new_masks_in_training_mode():
+    kwargs = dict(vocab_size=7, block_size=6, d_model=8, num_heads=2, num_layers=2, d_ff=16, tie_weights=True)
+    plain = TinyGPT(**kwargs, rng=np.random.default_rng(3))
+    dropped = TinyGPT(**kwargs, rng=np.random.default_rng(3), dropout=0.3)  # the same parameters: masks draw later
+    idx = np.random.default_rng(4).integers(0, 7, size=(3, 6))
+    with no_grad():
+        np.testing.assert_array_equal(dropped.eval()(idx).data, plain(idx).data)
+        dropped.train()
+        first, second = dropped(idx).data, dropped(idx).data
+    assert not np.allclose(first, plain(idx).data) and not np.allclose(first, second)
+    assert all(block.drop.training for block in dropped.blocks)  # train() reaches every block's dropout
+
+
+def test_the_scaled_initialization_divides_the_residual_projections_by_the_root_of_twice_the_depth():
+    kwargs = dict(vocab_size=7, block_size=6, d_model=8, num_heads=2, num_layers=3, d_ff=16)
+    plain = TinyGPT(**kwargs, rng=np.random.default_rng(5))
+    scaled = TinyGPT(**kwargs, rng=np.random.default_rng(5), scale_residual_init=True)
+    for a, b in zip(plain.blocks, scaled.blocks, strict=True):
+        np.testing.assert_allclose(b.attn.W_o.data, a.attn.W_o.data / np.sqrt(6), rtol=1e-15)
+        np.testing.assert_allclose(b.ff.W2.data, a.ff.W2.data / np.sqrt(6), rtol=1e-15)
+        np.testing.assert_array_equal(b.attn.W_q.data, a.attn.W_q.data)
+        np.testing.assert_array_equal(b.ff.W1.data, a.ff.W1.data)
+
+
+@pytest.mark.parametrize("tie_weights", [True, False])
+def test_weight_decay_reaches_the_weight_matrices_only(tie_weights):
+    model = TinyGPT(7, 6, 8, 2, 2, 16, rng=np.random.default_rng(6), tie_weights=tie_weights)
+    matrices = model.weight_matrices()
+    per_block = ["W_q", "W_k", "W_v", "W_o", "W1", "W2"]
+    expected = [getattr(block.attn if name.startswith("W_") else block.ff, name)
+                for block in model.blocks for name in per_block]
+    expected += [] if tie_weights else [model.W_out]
+    assert {id(p) for p in matrices} == {id(p) for p in expected}
+    assert len(matrices) == len(expected)
+    assert all(p is not model.W_te and p is not model.W_pe for p in matrices)

@@ -125,6 +125,14 @@ def heads_divide_width(X, num_heads):
     _heads_divide(X.shape[-1], num_heads, "D", ", the width of the tokens of X")
 
 
+def drop_rate(value, name):
+    """The dropout rate of a transformer: a probability in [0, 1); 0 turns dropout off."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not 0.0 <= value < 1.0:
+        raise ValueError(f"{name} must be a probability in [0, 1), the share of zeroed entries; received {value!r}. "
+                         f"Use {name}=0.0 for no dropout (1 would zero everything).")
+    return float(value)
+
+
 def heads_divide_d_model(d_model, num_heads):
     _heads_divide(d_model, num_heads, "d_model")
 
@@ -394,6 +402,12 @@ def warmup_within_steps(steps, warmup_steps, lr, min_lr):
                          f"received {warmup_steps}.")
     if min_lr > lr:
         raise ValueError(f"min_lr must be at most the peak rate lr = {lr:g}; received {min_lr:g}.")
+
+
+def stop_within_steps(steps, stop_after):
+    if stop_after is not None and stop_after > steps:
+        raise ValueError(f"stop_after must be at most steps = {steps} (it ends the run early, after the first "
+                         f"stop_after of its steps); received {stop_after}. Raise steps to lengthen the run.")
 
 
 # --- n-gram tables, decoding ------------------------------------------------------------------------------------------

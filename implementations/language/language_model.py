@@ -151,16 +151,18 @@ def sliding_window_losses(model, ids, *, stride=None, batch_size=64):
 
 @checked(model=_checks.language_model, steps="count", batch_size="count", lr="rate", warmup_steps="count0",
          rng="rng", weight_decay="penalty", max_norm="rate", min_lr="penalty", ids=_checks.token_sequence,
-         val_ids=_checks.token_sequence, eval_every="count?",
-         also=(_checks.warmup_within_steps, _checks.ids_fit_model, _checks.val_ids_fit_model))
+         val_ids=_checks.token_sequence, eval_every="count?", stop_after="count?",
+         also=(_checks.warmup_within_steps, _checks.stop_within_steps, _checks.ids_fit_model,
+               _checks.val_ids_fit_model))
 def train_language_model(model, ids, *, steps, batch_size, lr, warmup_steps, rng, weight_decay=0.1, max_norm=1.0,
-                         min_lr=0.0, val_ids=None, eval_every=None):
+                         min_lr=0.0, val_ids=None, eval_every=None, stop_after=None):
     """Train ``model`` on random windows of ``ids`` with AdamW, warm-up + cosine decay and gradient clipping.
 
     Step t draws ``batch_size`` windows of ``model.block_size`` tokens (:func:`random_windows`), sets the rate to
     ``warmup_cosine(t, lr=lr, warmup_steps=warmup_steps, total_steps=steps, min_lr=min_lr)``, clips the gradient's
-    norm at ``max_norm`` and takes one AdamW step (decoupled weight decay ``weight_decay``, applied to every
-    parameter).
+    norm at ``max_norm`` and takes one AdamW step with β = (0.9, 0.99). The decoupled weight decay ``weight_decay``
+    shrinks only ``model.weight_matrices()``; the biases, LayerNorm parameters and embeddings get a second AdamW
+    without decay. The model trains in training mode (dropout on) and is scored, and returned, in evaluation mode.
 
     Parameters
     ----------
@@ -180,29 +182,41 @@ def train_language_model(model, ids, *, steps, batch_size, lr, warmup_steps, rng
         Held-out tokens, scored with :func:`mean_cross_entropy` every ``eval_every`` steps and after the last.
     eval_every : int, optional
         Required with ``val_ids``.
+    stop_after : int, 1 <= stop_after <= steps, optional
+        Take only the first ``stop_after`` steps of the ``steps``-step run, with the rates that run would use; with
+        the same model, ``rng`` and arguments they are that run's first steps exactly. By default all ``steps``.
 
     Returns
     -------
     history : dict of ndarray
-        ``loss`` (steps,) the training batch's loss before each step, ``lr`` (steps,) its rate, ``grad_norm``
-        (steps,) the gradient norm before clipping; with ``val_ids``, ``val_step`` and ``val_loss``.
+        ``loss`` (S,) the training batch's loss before each step, ``lr`` (S,) its rate, ``grad_norm`` (S,) the
+        gradient norm before clipping, S = ``stop_after`` or ``steps``; with ``val_ids``, ``val_step`` and
+        ``val_loss``.
     """
-    params = model.parameters()
-    optimizer = AdamW(params, lr=lr, weight_decay=weight_decay)
-    history = {"loss": np.empty(steps), "lr": np.empty(steps), "grad_norm": np.empty(steps)}
+    params, decayed = model.parameters(), model.weight_matrices()
+    rest = [p for p in params if all(p is not m for m in decayed)]  # biases, LayerNorms, embeddings
+    optimizers = [AdamW(decayed, lr=lr, betas=(0.9, 0.99), weight_decay=weight_decay),
+                  AdamW(rest, lr=lr, betas=(0.9, 0.99), weight_decay=0.0)]
+    taken = steps if stop_after is None else stop_after
+    history = {"loss": np.empty(taken), "lr": np.empty(taken), "grad_norm": np.empty(taken)}
     val_step, val_loss = [], []
-    for t in range(steps):
-        optimizer.lr = warmup_cosine(t, lr=lr, warmup_steps=warmup_steps, total_steps=steps, min_lr=min_lr)
+    model.train()
+    for t in range(taken):
+        rate = warmup_cosine(t, lr=lr, warmup_steps=warmup_steps, total_steps=steps, min_lr=min_lr)
         inputs, targets = random_windows(ids, model.block_size, batch_size, rng=rng)
         loss = model.loss(inputs, targets)
-        optimizer.zero_grad()
+        model.zero_grad()
         loss.backward()
         history["grad_norm"][t] = clip_grad_norm(params, max_norm)
-        optimizer.step()
-        history["loss"][t], history["lr"][t] = loss.item(), optimizer.lr
-        if val_ids is not None and ((t + 1) % eval_every == 0 or t + 1 == steps):
+        for optimizer in optimizers:
+            optimizer.lr = rate
+            optimizer.step()
+        history["loss"][t], history["lr"][t] = loss.item(), rate
+        if val_ids is not None and ((t + 1) % eval_every == 0 or t + 1 == taken):
             val_step.append(t + 1)
-            val_loss.append(mean_cross_entropy(model, val_ids))
+            val_loss.append(mean_cross_entropy(model.eval(), val_ids))
+            model.train()
+    model.eval()
     if val_ids is not None:
         history["val_step"], history["val_loss"] = np.array(val_step), np.array(val_loss)
     return history
@@ -240,8 +254,9 @@ def load_persuasion_model(*, data_dir=None):
         tokenizer = BPETokenizer.from_merges(pairs)
         model = TinyGPT(config["vocab_size"], config["block_size"], config["d_model"], config["num_heads"],
                         config["num_layers"], config["d_ff"], rng=np.random.default_rng(config["seed"]),
-                        tie_weights=config["tie_weights"])
+                        tie_weights=config["tie_weights"], dropout=config.get("dropout", 0.0))
         model.load_state_dict(state)
+        model.eval()  # dropout off
     except (KeyError, IndexError, TypeError, ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
         detail = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc).rstrip(".")
         raise ValueError(f"{path} is not the model archive that tools/train_language_model.py writes (reading it "

@@ -12,6 +12,7 @@ import numpy as np
 from .._contract import checked
 from ..engine import functional as F
 from ..engine.autograd import Tensor, no_grad
+from ..nn.layers import Dropout
 from ..nn.module import Module
 from ..nn.normalization import LayerNorm
 from ..numeric import softmax
@@ -137,16 +138,21 @@ class TransformerBlock(Module):
     causal : bool, default False
         Apply :func:`~implementations.language.attention.causal_mask`: token t attends only to tokens ≤ t
         (a decoder); without it every token sees the whole sequence (an encoder).
+    dropout : float in [0, 1), default 0
+        Residual dropout (Vaswani et al., 2017): in training mode each branch's output, MHA(·) and FFN(·), is
+        dropped out before it is added to the stream; the masks come from ``rng``. 0 turns it off.
     """
 
     @checked(d_model="count", num_heads="count", d_ff="count", rng="rng", norm_first="flag", causal="flag",
-             activation="{gelu, relu}", also=_checks.heads_divide_d_model)
-    def __init__(self, d_model, num_heads, d_ff, *, rng, norm_first=True, activation="gelu", causal=False):
+             activation="{gelu, relu}", dropout=_checks.drop_rate, also=_checks.heads_divide_d_model)
+    def __init__(self, d_model, num_heads, d_ff, *, rng, norm_first=True, activation="gelu", causal=False,
+                 dropout=0.0):
         self.d_model, self.norm_first, self.causal = d_model, norm_first, causal
         self.ln1 = LayerNorm(d_model)
         self.attn = MultiHeadAttention(d_model, num_heads, rng=rng)
         self.ln2 = LayerNorm(d_model)
         self.ff = FeedForward(d_model, d_ff, rng=rng, activation=activation)
+        self.drop = Dropout(dropout, rng=rng)  # the identity for dropout = 0 or in evaluation mode
 
     @checked(x="tensor (T, self.d_model) | (B, T, self.d_model)", mask=_checks.attention_mask,
              return_weights="flag", also=_checks.mask_fits_block)
@@ -161,12 +167,12 @@ class TransformerBlock(Module):
             mask = causal_mask(x.shape[-2]) if mask is None else mask & causal_mask(x.shape[-2])  # (…, T, T)
         if self.norm_first:  # pre-LN
             a, weights = self.attn(self.ln1(x), mask=mask, return_weights=True)
-            x = x + a
-            x = x + self.ff(self.ln2(x))
+            x = x + self.drop(a)
+            x = x + self.drop(self.ff(self.ln2(x)))
         else:  # post-LN
             a, weights = self.attn(x, mask=mask, return_weights=True)
-            x = self.ln1(x + a)
-            x = self.ln2(x + self.ff(x))
+            x = self.ln1(x + self.drop(a))
+            x = self.ln2(x + self.drop(self.ff(x)))
         return (x, weights) if return_weights else x
 
 
@@ -192,15 +198,30 @@ class TinyGPT(Module):
     tie_weights : bool, default False
         Use W_teᵀ as the unembedding instead of a separate ``W_out``. The other parameters are drawn as without
         tying (``W_out`` is drawn last), so a tied and an untied model built with the same seed share them.
+    dropout : float in [0, 1), default 0
+        Dropout on the embeddings' sum and on every block's two branches (see :class:`TransformerBlock`), in
+        training mode only; the masks come from ``rng``.
+    scale_residual_init : bool, default False
+        GPT-2's initialization of the residual projections (Radford et al., 2019): W_o and W₂ of every block are
+        divided by √(2 · num_layers), the number of branches that add to the stream, so that its variance at
+        initialization does not grow with depth.
     """
 
     @checked(vocab_size="count", block_size="count", d_model="count", num_heads="count", num_layers="count",
-             d_ff="count", rng="rng", tie_weights="flag", also=_checks.heads_divide_d_model)
-    def __init__(self, vocab_size, block_size, d_model, num_heads, num_layers, d_ff, *, rng, tie_weights=False):
+             d_ff="count", rng="rng", tie_weights="flag", dropout=_checks.drop_rate, scale_residual_init="flag",
+             also=_checks.heads_divide_d_model)
+    def __init__(self, vocab_size, block_size, d_model, num_heads, num_layers, d_ff, *, rng, tie_weights=False,
+                 dropout=0.0, scale_residual_init=False):
         self.vocab_size, self.block_size, self.tie_weights = vocab_size, block_size, tie_weights
         self.W_te = Tensor(rng.normal(0.0, 0.02, size=(vocab_size, d_model)), requires_grad=True)  # (V, D)
         self.W_pe = Tensor(rng.normal(0.0, 0.02, size=(block_size, d_model)), requires_grad=True)  # (T_max, D)
-        self.blocks = [TransformerBlock(d_model, num_heads, d_ff, rng=rng, causal=True) for _ in range(num_layers)]
+        self.drop = Dropout(dropout, rng=rng)
+        self.blocks = [TransformerBlock(d_model, num_heads, d_ff, rng=rng, causal=True, dropout=dropout)
+                       for _ in range(num_layers)]
+        if scale_residual_init:
+            for block in self.blocks:
+                block.attn.W_o.data /= np.sqrt(2 * num_layers)
+                block.ff.W2.data /= np.sqrt(2 * num_layers)
         self.ln_f = LayerNorm(d_model)
         if not tie_weights:
             self.W_out = Tensor(rng.normal(0.0, 0.02, size=(d_model, vocab_size)), requires_grad=True)  # (D, V)
@@ -222,7 +243,7 @@ class TinyGPT(Module):
         """
         cache = self.blocks[0].attn.kv_cache  # None, unless generate's cache holds the t tokens before idx
         t = 0 if cache is None else len(cache)
-        x = self.W_te[idx] + self.W_pe[t : t + idx.shape[1]]  # (B, T, D): token + position
+        x = self.drop(self.W_te[idx] + self.W_pe[t : t + idx.shape[1]])  # (B, T, D): token + position
         weights = []
         for block in self.blocks:
             x, w = block(x, return_weights=True)
@@ -230,6 +251,15 @@ class TinyGPT(Module):
         W_out = self.W_te.T if self.tie_weights else self.W_out  # (D, V)
         logits = self.ln_f(x) @ W_out  # (B, T, V)
         return (logits, weights) if return_weights else logits
+
+    def weight_matrices(self):
+        """The parameters that weight decay shrinks: the blocks' weight matrices, and ``W_out`` if untied.
+
+        Not the biases, the LayerNorm gains and shifts, or the token and position embeddings (as in nanoGPT's
+        split, with the embeddings left out as well: a row of W_te that few batches touch would decay towards 0).
+        """
+        matrices = [p for block in self.blocks for p in block.parameters() if p.data.ndim == 2]
+        return matrices if self.tie_weights else [*matrices, self.W_out]
 
     def _use_kv_cache(self, on):
         """Give every attention layer an empty key–value cache (``on``), or take the caches away."""

@@ -40,12 +40,15 @@ EXAMPLES = {
         extra=[*_NOT_A_MODEL, *_SHORT, ("a stride 4 that does not divide 6", {"stride": 4}, (ValueError,))]),
     "implementations.language.language_model.train_language_model": Example(
         build=lambda: (lm.train_language_model, {"model": _model(), "ids": IDS, "steps": 2, "batch_size": 2,
-                                                 "lr": 1e-3, "warmup_steps": 1, "rng": np.random.default_rng(0)}),
-        roles={"steps": "count", "batch_size": "count", "lr": "rate", "warmup_steps": "count0", "rng": "rng"},
+                                                 "lr": 1e-3, "warmup_steps": 1, "rng": np.random.default_rng(0),
+                                                 "stop_after": 1}),
+        roles={"steps": "count", "batch_size": "count", "lr": "rate", "warmup_steps": "count0", "rng": "rng",
+               "stop_after": "count?"},
         extra=[*_NOT_A_MODEL, *_SHORT,
                ("warm-up as long as the run", {"warmup_steps": 2}, (ValueError,)),
                ("val_ids without eval_every", {"val_ids": IDS}, (ValueError,)),
-               ("a negative weight decay", {"weight_decay": -0.1}, (ValueError,))]),
+               ("a negative weight decay", {"weight_decay": -0.1}, (ValueError,)),
+               ("a stop after the end of the run", {"stop_after": 3}, (ValueError,))]),
     "implementations.language.language_model.load_persuasion_model": Example(
         build=lambda: (lm.load_persuasion_model, {}),
         extra=[("a missing folder", {"data_dir": "/nonexistent/folder"}, (FileNotFoundError,)),

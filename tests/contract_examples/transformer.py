@@ -81,9 +81,9 @@ EXAMPLES = {
     "implementations.language.transformer.TransformerBlock": Example(
         build=lambda: (transformer.TransformerBlock,
                        {"d_model": D, "num_heads": HEADS, "d_ff": D_FF, "rng": rng(), "norm_first": False,
-                        "activation": "gelu", "causal": True}),
+                        "activation": "gelu", "causal": True, "dropout": 0.1}),
         roles={"d_model": "count", "num_heads": "count", "d_ff": "count", "rng": "rng", "norm_first": "flag",
-               "causal": "flag"},
+               "causal": "flag", "dropout": "prob"},
         extra=[("a num_heads that does not divide d_model", {"num_heads": 3}, ()),
                ("an unknown activation", {"activation": "tanh"}, ())]),
     "implementations.language.transformer.TransformerBlock.forward": Example(
@@ -100,10 +100,14 @@ EXAMPLES = {
     "implementations.language.transformer.TinyGPT": Example(
         build=lambda: (transformer.TinyGPT,
                        {"vocab_size": V, "block_size": BLOCK, "d_model": D, "num_heads": HEADS, "num_layers": 1,
-                        "d_ff": D_FF, "rng": rng(), "tie_weights": True}),
+                        "d_ff": D_FF, "rng": rng(), "tie_weights": True, "dropout": 0.1,
+                        "scale_residual_init": True}),
         roles={"vocab_size": "count", "block_size": "count", "d_model": "count", "num_heads": "count",
-               "num_layers": "count", "d_ff": "count", "rng": "rng", "tie_weights": "flag"},
-        extra=[("a num_heads that does not divide d_model", {"num_heads": 3}, ())]),
+               "num_layers": "count", "d_ff": "count", "rng": "rng", "tie_weights": "flag", "dropout": "prob",
+               "scale_residual_init": "flag"},
+        extra=[("a num_heads that does not divide d_model", {"num_heads": 3}, ()),
+               ("a dropout of 1", {"dropout": 1.0}, ())]),
+    "implementations.language.transformer.TinyGPT.weight_matrices": Example(build=lambda: (gpt().weight_matrices, {})),
     "implementations.language.transformer.TinyGPT.forward": Example(
         build=lambda: (gpt().forward, {"idx": IDS, "return_weights": True}),
         roles={"idx": f"ids:{V}", "return_weights": "flag"},
