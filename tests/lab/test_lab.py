@@ -127,34 +127,46 @@ def lab(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     driver = start_chrome(window_size="1400,1800")
-    driver.set_script_timeout(400)  # WAIT_FOR_NOTEBOOK gives up within 6 minutes and reports what it saw
+    driver.set_script_timeout(90)  # FOLLOW gives up after 60 s; the driver's own read timeout is 120 s
     yield driver
     driver.quit()
 
 
-# Wait until JupyterLab shows the notebook with every markdown cell rendered by jupyterlab-myst.
-WAIT_FOR_NOTEBOOK = """
-const [expected, figures, done] = [arguments[0], arguments[1], arguments[arguments.length - 1]];
-// JupyterLab renders a long notebook's cells a few at a time while the page is idle, so on a loaded machine the
-// count may still be rising after a minute and a half (37 of 66 seen under CI with other jobs running): give up when
-// the count has stood still for 60 s, or after 6 minutes in all. The figure captions that tools/lab_extension adds
-// come after the cells (seen under CI: the first caption numbered and six still empty 1.5 s after the last cell), so
-// wait for those too.
-const start = Date.now();
-let [last, since] = [-1, Date.now()];
-(function poll() {
-  const cells = document.querySelectorAll('.jp-Notebook .jp-MarkdownCell');
-  const rendered = document.querySelectorAll('.jp-Notebook .jp-MarkdownCell .myst');
-  const captioned = Array.from(document.querySelectorAll('.jp-Notebook .mlfs-figure-caption'))
-    .filter(f => f.textContent.trim().startsWith('Fig. ')).length;
-  const progress = cells.length + rendered.length + captioned;
-  if (progress !== last) { [last, since] = [progress, Date.now()]; }
-  const stalled = Date.now() - since > 60000 || Date.now() - start > 360000;
-  if ((cells.length === expected && rendered.length === expected && captioned === figures) || stalled) {
-    setTimeout(() => done([cells.length, rendered.length]), 1500);  // let KaTeX and references settle
-  } else { setTimeout(poll, 250); }
-})();
+# How far JupyterLab has got with the notebook: its markdown cells, those rendered by jupyterlab-myst, and the figure
+# captions that tools/lab_extension has numbered.
+LAB_PROGRESS = """
+const cells = document.querySelectorAll('.jp-Notebook .jp-MarkdownCell');
+const rendered = document.querySelectorAll('.jp-Notebook .jp-MarkdownCell .myst');
+const captioned = Array.from(document.querySelectorAll('.jp-Notebook .mlfs-figure-caption'))
+  .filter(f => f.textContent.trim().startsWith('Fig. ')).length;
+return [cells.length, rendered.length, captioned];
 """
+
+
+def wait_for_notebook(browser, expected, figures):
+    """[markdown cells, rendered ones] once JupyterLab shows the whole notebook, or what it shows when it stalls.
+
+    JupyterLab renders a long notebook's cells a few at a time while the page is idle, so on a loaded machine the count
+    may still be rising after a minute and a half (37 of 66 seen under CI with other jobs running): give up when the
+    count has stood still for 60 s, or after 6 minutes in all. The figure captions come after the cells (seen under
+    CI: the first caption numbered and six still empty 1.5 s after the last cell), so wait for those too. The polling
+    runs here, one short script at a time: a single asynchronous script that waits minutes outlives the driver's
+    120-second read timeout (seen under CI on chapter 7).
+    """
+    start = time.monotonic()
+    last, since = None, start
+    while True:
+        cells, rendered, captioned = browser.execute_script(LAB_PROGRESS)
+        now = time.monotonic()
+        if (cells, rendered, captioned) != last:
+            last, since = (cells, rendered, captioned), now
+        if (cells == expected and rendered == expected and captioned == figures) or now - since > 60 \
+                or now - start > 360:
+            break
+        time.sleep(0.25)
+    time.sleep(1.5)  # let KaTeX and references settle
+    return [cells, rendered]
+
 
 # What a reader sees: each markdown cell's rendered text outside formulas and code, and each code cell's input and
 # output text.
@@ -236,7 +248,7 @@ const start = Date.now();
                                       front.querySelector(`[id="${CSS.escape(made)}"]`));
   const top = element ? element.getBoundingClientRect().top : null;
   const landed = anchor ? (top !== null && top >= 0 && top < window.innerHeight) : tab.length > 0;
-  if ((landed && Date.now() - start > 2500) || Date.now() - start > 60000) {  // under the driver's 400 s
+  if ((landed && Date.now() - start > 2500) || Date.now() - start > 60000) {  // under the script timeout of 90 s
     done([tab.trim(), top, (Date.now() - start) / 1000]);
   } else { setTimeout(poll, 250); }
 })();
@@ -309,13 +321,13 @@ def test_notebook_reads_right_in_jupyterlab(opened, lab, browser):
     # ?reset: a fresh workspace, so the chapters opened before this one are not open in hidden tabs
     url = f"{base}/lab/tree/{opened}?reset&token={token}"
     browser.get(url)
-    counts = browser.execute_async_script(WAIT_FOR_NOTEBOOK, len(markdown_sources), len(figure_names))
+    counts = wait_for_notebook(browser, len(markdown_sources), len(figure_names))
     if counts != [len(markdown_sources)] * 2:
         # Seen once in about a hundred loads under a full `make test`: 58 of 61 cells rendered and then no more, and the
         # same notebook rendered completely on the next load. Reload once and say so; a second shortfall fails.
         print(f"{notebook.name}: {counts[1]} of {counts[0]} markdown cells rendered on the first load; reloading")
         browser.get(url)
-        counts = browser.execute_async_script(WAIT_FOR_NOTEBOOK, len(markdown_sources), len(figure_names))
+        counts = wait_for_notebook(browser, len(markdown_sources), len(figure_names))
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     shot = f"lab-{notebook.stem}" + ("-student" if opened.startswith("student/") else "")
     browser.save_screenshot(str(SCREENSHOTS / f"{shot}.png"))  # before any assertion
