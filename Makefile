@@ -29,7 +29,7 @@ NB_ENV = env -u MPLBACKEND OPENBLAS_NUM_THREADS=1
 BOOK_ENV = $(NB_ENV) MLFS_FIGURE_SCALE=2
 
 .DEFAULT_GOAL := help
-.PHONY: help install lock book pdf test test-pythons nbval-matrix execute lab lab-student lab-pages data language-model language-model-eval cnn-comparison generative-comparison seq2seq-comparison bench \
+.PHONY: help install lock book pdf test test-pythons nbval-matrix execute lab lab-student lab-pages data language-model language-model-eval cnn-comparison batchnorm-grid generative-comparison seq2seq-comparison bench \
 	student clean distclean cache-check
 
 help:
@@ -52,6 +52,7 @@ help:
 	@echo "  make language-model  retrain chapter 7's model of Persuasion (minutes) and record its checksum"
 	@echo "  make language-model-eval  score the shipped chapter 7 model on the validation text, token by token (seconds)"
 	@echo "  make cnn-comparison  retrain chapter 5's CNN, CNN with batch norm and ResNet from 5 seeds (minutes)"
+	@echo "  make batchnorm-grid  retrain chapter 5's learning-rate grid, with and without batch norm (seconds)"
 	@echo "  make generative-comparison  retrain chapter 9's GANs, VAE and diffusion model on the ring from 10 seeds (minutes)"
 	@echo "  make seq2seq-comparison  retrain chapter 7's recurrent and transformer encoder-decoders from 10 seeds (about 10 minutes)"
 	@echo "  make bench      measure notebooks, builds and kernels; print the table, write book/performance.md"
@@ -245,6 +246,9 @@ language-model-eval: install
 # Chapter 5 loads this comparison of three networks over five seeds; the script updates data/SHA256SUMS.
 cnn-comparison: install
 	$(NB_ENV) $(PY) tools/train_cnn_comparison.py
+
+batchnorm-grid: install
+	$(NB_ENV) $(PY) tools/train_batchnorm_grid.py
 
 # Chapter 9 loads these scores of its models on the ring, 10 seeds at equal budgets; the script updates data/SHA256SUMS.
 generative-comparison: install

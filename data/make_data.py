@@ -662,10 +662,11 @@ def main(data_dir=DATA_DIR):
     """Regenerate houses.csv, paris_apartments.csv, penguins.csv, sunspots.csv, digits.csv, persuasion.txt, SHA256SUMS.
 
     SHA256SUMS also lists persuasion_tinygpt.npz, the trained model of chapter 7, digits_cnn_comparison.npz, the
-    networks compared in chapter 5, reversal_seq2seq_comparison.npz, the encoder–decoders compared in chapter 7, and
+    networks compared in chapter 5, digits_batchnorm_grid.npz, chapter 5's learning-rate grid,
+    reversal_seq2seq_comparison.npz, the encoder–decoders compared in chapter 7, and
     ring_generative_comparison.npz, the generative models compared in chapter 9, which this script does not rebuild
-    (``make language-model``, ``make cnn-comparison``, ``make seq2seq-comparison`` and ``make generative-comparison``
-    retrain them and update their lines).
+    (``make language-model``, ``make cnn-comparison``, ``make batchnorm-grid``, ``make seq2seq-comparison`` and ``make
+    generative-comparison`` retrain them and update their lines).
 
     The novel comes first: where it cannot be rebuilt or checked (see :func:`make_persuasion`), nothing is written.
     """
@@ -692,7 +693,8 @@ def main(data_dir=DATA_DIR):
     check_round_trip(digits_path, digits)
     paths = [houses_path, paris_path, penguins_path, sunspots_path, digits_path, persuasion_path]
     for trained in ("persuasion_tinygpt.npz", "persuasion_tinygpt_eval.npz", "digits_cnn_comparison.npz",
-                    "reversal_seq2seq_comparison.npz", "ring_generative_comparison.npz"):  # by make
+                    "digits_batchnorm_grid.npz", "reversal_seq2seq_comparison.npz",
+                    "ring_generative_comparison.npz"):  # by make
         if (data_dir / trained).is_file():
             paths.append(data_dir / trained)  # not rebuilt here (minutes of training), but its checksum stays listed
     write_checksums(paths, data_dir / "SHA256SUMS")

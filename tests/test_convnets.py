@@ -1,8 +1,11 @@
 """Chapter 5's convolutional residual networks: the input gradient of a convolution as a full correlation with the
 flipped kernel (eq. 5.3), global average pooling, the residual block with a projection shortcut, the small CNN with
-batch normalization and the small ResNet, and the shipped comparison of the three."""
+batch normalization and the small ResNet, and the shipped comparison of the three; the deep dense network of the
+learning-rate grid and the shipped grid."""
 
 import itertools
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,9 +16,18 @@ from implementations.data.datasets import load_digits
 from implementations.engine.autograd import Tensor
 from implementations.nn import Conv2d, Linear, Sequential, parameter_count
 from implementations.nn.conv import ResidualBlock, conv2d, conv2d_input_grad, global_avg_pool2d
-from implementations.nn.convnets import basic_block, load_cnn_comparison, small_cnn, small_resnet
-from implementations.nn.normalization import BatchNorm2d
+from implementations.nn.convnets import (
+    basic_block,
+    deep_mlp,
+    load_batchnorm_grid,
+    load_cnn_comparison,
+    small_cnn,
+    small_resnet,
+)
+from implementations.nn.normalization import BatchNorm1d, BatchNorm2d
 from implementations.preliminaries.gradcheck import numerical_gradient
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def scattered_input_grad(G, K, H, W, stride, padding):
@@ -200,3 +212,48 @@ def test_the_comparison_loader_refuses_a_damaged_file(tmp_path):
     (tmp_path / "SHA256SUMS").write_text(f"{'0' * 64}  {bad.name}\n")
     with pytest.raises(ValueError, match="SHA-256"):
         load_cnn_comparison(data_dir=tmp_path)
+
+
+# --- the learning-rate grid of the batch-norm section --------------------------------------------------------------
+
+def test_deep_mlp_with_and_without_batch_norm_starts_from_the_same_weights():
+    plain = deep_mlp(rng=np.random.default_rng(3), batch_norm=False)
+    normed = deep_mlp(rng=np.random.default_rng(3), batch_norm=True)
+    dense = [layer for layer in plain.layers if isinstance(layer, Linear)]
+    assert len(dense) == 5 and [layer.W.shape for layer in dense] == [(64, 32), *[(32, 32)] * 3, (32, 10)]
+    assert [type(layer).__name__ for layer in normed.layers[:3]] == ["Linear", "BatchNorm1d", "function"]
+    assert sum(isinstance(layer, BatchNorm1d) for layer in normed.layers) == 4
+    for a, b in zip(dense, [layer for layer in normed.layers if isinstance(layer, Linear)], strict=True):
+        np.testing.assert_array_equal(a.W.data, b.W.data)
+    x = np.random.default_rng(0).normal(size=(6, 64))
+    assert plain(x).shape == normed(x).shape == (6, 10)
+
+
+def test_the_shipped_grid_is_what_the_script_trains():
+    sys.path.insert(0, str(ROOT / "tools"))
+    import train_batchnorm_grid as script
+
+    final_loss, spread, config = load_batchnorm_grid()
+    assert config["learning_rates"] == pytest.approx(np.logspace(-1, 1, 5).tolist())
+    assert sorted(final_loss) == sorted(spread) == [(bn, s) for bn in (False, True) for s in config["seeds"]]
+    assert all(v.shape == (5,) for v in [*final_loss.values(), *spread.values()])
+    X, y = script.standardized_training_set(config)
+    assert X.shape == (1078, 64) and np.allclose(X.mean(axis=0), 0)
+    # one healthy run of each kind, retrained: the same numbers (the same machine, or the last digits of another CPU)
+    for batch_norm, rate in [(False, 1), (True, 2)]:
+        loss, width = script.final_loss(X, y, batch_norm=batch_norm, lr=config["learning_rates"][rate],
+                                        seed=config["seeds"][0], config=config)
+        assert loss == pytest.approx(final_loss[batch_norm, config["seeds"][0]][rate], rel=1e-6)
+        assert width == pytest.approx(spread[batch_norm, config["seeds"][0]][rate], rel=1e-6)
+    # the file's stopped runs are NaN in both arrays, and only there
+    for key in final_loss:
+        np.testing.assert_array_equal(np.isnan(final_loss[key]), np.isnan(spread[key]))
+
+
+def test_the_grid_loader_refuses_a_damaged_file(tmp_path):
+    import hashlib
+    bad = tmp_path / "digits_batchnorm_grid.npz"
+    bad.write_bytes(b"not an archive")
+    (tmp_path / "SHA256SUMS").write_text(f"{hashlib.sha256(bad.read_bytes()).hexdigest()}  {bad.name}\n")
+    with pytest.raises(ValueError, match="make batchnorm-grid"):
+        load_batchnorm_grid(data_dir=tmp_path)

@@ -39,7 +39,7 @@ from implementations.data.datasets import load_persuasion
 REPO_DATA = Path(__file__).resolve().parents[1] / "data"
 CSV_FILES = ["houses.csv", "paris_apartments.csv", "penguins.csv", "sunspots.csv", "digits.csv"]
 SHIPPED_FILES = [*CSV_FILES, "persuasion.txt", "persuasion_tinygpt.npz", "persuasion_tinygpt_eval.npz",
-                 "digits_cnn_comparison.npz", "reversal_seq2seq_comparison.npz",
+                 "digits_cnn_comparison.npz", "digits_batchnorm_grid.npz", "reversal_seq2seq_comparison.npz",
                  "ring_generative_comparison.npz"]  # every file SHA256SUMS lists
 LOADERS = {
     "houses.csv": load_houses,

@@ -19,6 +19,13 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 CHECKSUM_FILE = "SHA256SUMS"
 
 
+#: The shipped files that a training script writes, and the make target that runs it.
+TRAINED_BY = {"persuasion_tinygpt.npz": "language-model", "persuasion_tinygpt_eval.npz": "language-model-eval",
+              "digits_cnn_comparison.npz": "cnn-comparison", "digits_batchnorm_grid.npz": "batchnorm-grid",
+              "reversal_seq2seq_comparison.npz": "seq2seq-comparison",
+              "ring_generative_comparison.npz": "generative-comparison"}
+
+
 def restore_hint(name, *, sums=False):
     """How to get a good copy of the data file ``name`` back; with ``sums``, of ``SHA256SUMS`` too.
 
@@ -27,10 +34,8 @@ def restore_hint(name, *, sums=False):
     """
     files = f"data/{name} data/{CHECKSUM_FILE}" if sums else f"data/{name}"
     restore = f"Restore {'both' if sums else 'it'} with `git checkout -- {files}`"
-    if name == "digits_cnn_comparison.npz":  # chapter 5's comparison of three networks, written by a training script
-        return f"{restore} or retrain it with `make cnn-comparison`."
-    if name.endswith(".npz"):  # a trained state (chapter 7's language model), written by a training script
-        return f"{restore} or retrain it with `make language-model`."
+    if name in TRAINED_BY:  # a trained state or a comparison, written by a training script
+        return f"{restore} or retrain it with `make {TRAINED_BY[name]}`."
     return f"{restore} or regenerate all data files with `make data`."
 
 

@@ -5,7 +5,8 @@
 - :mod:`.optim`: SGD, Adam, AdamW, gradient clipping and learning-rate schedules (chapter 4);
 - :mod:`.conv`: convolution, padding and pooling, ``Conv2d`` and ``ResidualBlock`` (chapter 5);
 - :mod:`.normalization`: batch normalization (chapter 5) and layer normalization (chapter 7);
-- :mod:`.convnets`: the small CNN (with or without batch norm) and the small ResNet of chapter 5.
+- :mod:`.convnets`: the small CNN (with or without batch norm), the small ResNet and the deep dense network of
+  the learning-rate grid of chapter 5.
 
 Their public names are also importable from here, as in PyTorch: ``from implementations.nn import Linear, Adam``.
 """
@@ -26,7 +27,7 @@ from .conv import (
     pad2d,
     receptive_field,
 )
-from .convnets import basic_block, load_cnn_comparison, small_cnn, small_resnet
+from .convnets import basic_block, deep_mlp, load_batchnorm_grid, load_cnn_comparison, small_cnn, small_resnet
 from .layers import ACTIVATIONS, MLP, Dropout, Embedding, Linear
 from .module import Module, Sequential, parameter_count
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm, layer_norm
@@ -36,7 +37,8 @@ __all__ = ["Module", "Sequential", "parameter_count", "Linear", "Embedding", "ML
            "Adam", "AdamW", "clip_grad_norm", "step_decay", "cosine_annealing", "linear_warmup", "warmup_cosine",
            "conv2d", "conv2d_loop", "conv2d_input_grad", "global_avg_pool2d", "im2col", "pad2d", "conv_output_size",
            "receptive_field", "max_pool2d", "avg_pool2d", "Conv2d", "ResidualBlock", "BatchNorm1d", "BatchNorm2d",
-           "layer_norm", "LayerNorm", "small_cnn", "basic_block", "small_resnet", "load_cnn_comparison"]
+           "layer_norm", "LayerNorm", "small_cnn", "basic_block", "small_resnet", "load_cnn_comparison",
+           "deep_mlp", "load_batchnorm_grid"]
 
 
 def __getattr__(name):  # a first-edition name of the old flat module implementations.nn

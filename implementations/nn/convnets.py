@@ -1,9 +1,11 @@
-"""The small convolutional networks of chapter 5 for 8 × 8 images: a LeNet-style CNN, with or without batch
-normalization, and a small ResNet built from :func:`basic_block`.
+"""The small networks of chapter 5: for 8 × 8 images a LeNet-style CNN, with or without batch normalization, and a
+small ResNet built from :func:`basic_block`; for the flattened pixels the deep dense network of the chapter's
+learning-rate grid, with or without batch normalization (:func:`deep_mlp`).
 
-All three end in 10 logits (``num_classes``) and are built from the package's layers, seeded by ``rng``, so that a
-network built twice from the same seed has the same weights. ``tools/train_cnn_comparison.py`` trains them against
-each other on the digits.
+All end in 10 logits (``num_classes``) and are built from the package's layers, seeded by ``rng``, so that a network
+built twice from the same seed has the same weights. ``tools/train_cnn_comparison.py`` trains the three image networks
+against each other on the digits, and ``tools/train_batchnorm_grid.py`` trains the dense network at several learning
+rates; the chapter loads what they write.
 """
 
 import json
@@ -19,12 +21,14 @@ from . import _checks
 from .conv import Conv2d, ResidualBlock, global_avg_pool2d, max_pool2d
 from .layers import Linear
 from .module import Sequential
-from .normalization import BatchNorm2d
+from .normalization import BatchNorm1d, BatchNorm2d
 
-__all__ = ["small_cnn", "basic_block", "small_resnet", "load_cnn_comparison"]
+__all__ = ["small_cnn", "basic_block", "small_resnet", "load_cnn_comparison", "deep_mlp", "load_batchnorm_grid"]
 
 #: The comparison that ``tools/train_cnn_comparison.py`` (``make cnn-comparison``) writes in ``data/``.
 CNN_COMPARISON = "digits_cnn_comparison.npz"
+#: The learning-rate grid that ``tools/train_batchnorm_grid.py`` (``make batchnorm-grid``) writes in ``data/``.
+BATCHNORM_GRID = "digits_batchnorm_grid.npz"
 
 
 def _max_pool(A):
@@ -153,3 +157,70 @@ def load_cnn_comparison(*, data_dir=None):
         for run in runs.values():
             run["epoch_kept"], run["parameters"] = int(run["epoch_kept"]), int(run["parameters"])
     return results, y_test, config
+
+
+@checked(rng="rng", batch_norm="flag", depth="count", width="count", num_classes="count")
+def deep_mlp(*, rng, batch_norm, depth=4, width=32, num_classes=10):
+    """``depth`` hidden dense layers of ``width`` units on the 64 pixels of a digit, each a ``Linear`` layer (He
+    initialization) followed by a ReLU, then a dense layer to the logits; with ``batch_norm``, a ``BatchNorm1d`` sits
+    between each hidden ``Linear`` layer and its ReLU.
+
+    Built twice from the same seed, with and without ``batch_norm``, the two networks have the same weights.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    batch_norm : bool
+    depth : int >= 1, default 4
+    width : int >= 1, default 32
+    num_classes : int >= 1, default 10
+
+    Returns
+    -------
+    Sequential
+        Pixels (N, 64) to logits (N, num_classes).
+    """
+    layers, d = [], 64
+    for _ in range(depth):
+        norm = [BatchNorm1d(width)] if batch_norm else []
+        layers += [Linear(d, width, rng=rng, init="he"), *norm, Tensor.relu]  # (N, width)
+        d = width
+    return Sequential(*layers, Linear(width, num_classes, rng=rng))  # (N, num_classes)
+
+
+@checked(data_dir=folder_holding(BATCHNORM_GRID))
+def load_batchnorm_grid(*, data_dir=None):
+    """The learning-rate grid of chapter 5, as ``tools/train_batchnorm_grid.py`` wrote it: :func:`deep_mlp` with and
+    without batch normalization, trained by plain SGD at each rate from each seed; the file is checked against
+    ``data/SHA256SUMS`` first.
+
+    Parameters
+    ----------
+    data_dir : str or pathlib.Path, optional
+        Folder holding ``digits_batchnorm_grid.npz`` and ``SHA256SUMS``; defaults to the repository's ``data/``.
+
+    Returns
+    -------
+    final_loss : dict
+        ``final_loss[batch_norm, seed]`` is an array with one entry per learning rate: the cross-entropy on the whole
+        training set after training, in evaluation mode, or NaN where the optimizer stopped a diverging run.
+    spread : dict
+        ``spread[batch_norm, seed]``, per rate, the largest difference between the predicted probabilities of any
+        training image and those of image 0 after training (NaN for a stopped run): near 0, every image gets the
+        same prediction.
+    config : dict
+        The learning rates, the seeds, the epochs and the batch size.
+    """
+    path = datasets.shipped_file(BATCHNORM_GRID, data_dir=data_dir)  # checked against SHA256SUMS first
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            config = json.loads(str(stored["config"]))
+            keys = [(batch_norm, seed) for seed in config["seeds"] for batch_norm in (False, True)]
+            final_loss = {key: stored[f"bn{int(key[0])}/seed{key[1]}/final_loss"] for key in keys}
+            spread = {key: stored[f"bn{int(key[0])}/seed{key[1]}/spread"] for key in keys}
+    except (KeyError, TypeError, ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+        detail = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc).rstrip(".")
+        raise ValueError(f"{path} is not the archive that tools/train_batchnorm_grid.py writes (reading it failed: "
+                         f"{detail}). Restore it and its checksum with `git checkout -- data/{BATCHNORM_GRID} "
+                         "data/SHA256SUMS`, or retrain with `make batchnorm-grid`.") from exc
+    return final_loss, spread, config

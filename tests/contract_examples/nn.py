@@ -166,6 +166,14 @@ EXAMPLES = {
         build=lambda: (nn.convnets.load_cnn_comparison, {}),
         extra=[("a missing folder", {"data_dir": "/nonexistent/folder"}, (FileNotFoundError,)),
                ("a number as the folder", {"data_dir": 42}, (TypeError,))]),
+    "implementations.nn.convnets.deep_mlp": Example(
+        build=lambda: (nn.convnets.deep_mlp, {"rng": rng(), "batch_norm": True, "depth": 2, "width": 8,
+                                             "num_classes": 10}),
+        roles={"rng": "rng", "batch_norm": "flag", "depth": "count", "width": "count", "num_classes": "count"}),
+    "implementations.nn.convnets.load_batchnorm_grid": Example(
+        build=lambda: (nn.convnets.load_batchnorm_grid, {}),
+        extra=[("a missing folder", {"data_dir": "/nonexistent/folder"}, (FileNotFoundError,)),
+               ("a number as the folder", {"data_dir": 42}, (TypeError,))]),
     "implementations.nn.conv.ResidualBlock.forward": Example(
         build=lambda: (nn.ResidualBlock(nn.Linear(3, 3, rng=rng())).forward, {"x": X}),
         extra=_layer_input_extras(3)),
