@@ -1,7 +1,7 @@
 """Train chapter 5's deep dense network with and without batch normalization at five learning rates from two seeds,
 and write the final training losses to data/digits_batchnorm_grid.npz.
 
-    .venv/bin/python tools/train_batchnorm_grid.py          (or: make batchnorm-grid)
+    make batchnorm-grid       (or: OPENBLAS_NUM_THREADS=1 .venv/bin/python tools/train_batchnorm_grid.py)
 
 The network is ``implementations.nn.convnets.deep_mlp`` (four hidden dense layers of width 32, with ``BatchNorm1d``
 between each hidden ``Linear`` layer and its ReLU, or without); the two versions of one seed start from the same

@@ -165,7 +165,8 @@ def deep_mlp(*, rng, batch_norm, depth=4, width=32, num_classes=10):
     initialization) followed by a ReLU, then a dense layer to the logits; with ``batch_norm``, a ``BatchNorm1d`` sits
     between each hidden ``Linear`` layer and its ReLU.
 
-    Built twice from the same seed, with and without ``batch_norm``, the two networks have the same weights.
+    Built twice from the same seed, with and without ``batch_norm``, the two networks have the same weights: that is why
+    the hidden ``Linear`` layers keep their biases in both, although batch normalization cancels a bias before it.
 
     Parameters
     ----------
@@ -209,7 +210,7 @@ def load_batchnorm_grid(*, data_dir=None):
         training image and those of image 0 after training (NaN for a stopped run): near 0, every image gets the
         same prediction.
     config : dict
-        The learning rates, the seeds, the epochs and the batch size.
+        The learning rates, the seeds, the epochs, the batch size and the seeds of the chapter's split.
     """
     path = datasets.shipped_file(BATCHNORM_GRID, data_dir=data_dir)  # checked against SHA256SUMS first
     try:
