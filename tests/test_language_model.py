@@ -181,7 +181,7 @@ def _damaged_copy(folder, change):
 ], ids=["replaced by text", "no merges", "no config", "a parameter missing", "a config that is not JSON"])
 def test_a_model_archive_without_its_entries_names_the_file_and_the_fix(tmp_path, change):
     _damaged_copy(tmp_path, change)
-    with pytest.raises(ValueError, match=r"persuasion_tinygpt.npz is not the model archive that "
+    with pytest.raises(ValueError, match=r"persuasion_tinygpt.npz is not the archive that "
                                          r"tools/train_language_model.py writes .*make language-model"):
         load_persuasion_model(data_dir=tmp_path)
 

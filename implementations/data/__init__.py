@@ -23,6 +23,7 @@ from .datasets import (
     load_penguins,
     load_persuasion,
     load_sunspots,
+    read_shipped_archive,
     shipped_file,
     verify_checksum,
 )
@@ -65,5 +66,6 @@ __all__ = [
     "gaussian_grid_centres",
     "gaussian_mixture_density",
     "shipped_file",
+    "read_shipped_archive",
     "verify_checksum",
 ]

@@ -19,11 +19,15 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 CHECKSUM_FILE = "SHA256SUMS"
 
 
-#: The shipped files that a training script writes, and the make target that runs it.
-TRAINED_BY = {"persuasion_tinygpt.npz": "language-model", "persuasion_tinygpt_eval.npz": "language-model-eval",
-              "digits_cnn_comparison.npz": "cnn-comparison", "digits_batchnorm_grid.npz": "batchnorm-grid",
-              "reversal_seq2seq_comparison.npz": "seq2seq-comparison",
-              "ring_generative_comparison.npz": "generative-comparison"}
+#: The shipped files that a script writes: (the make target that runs it, the script).
+TRAINED_BY = {
+    "persuasion_tinygpt.npz": ("language-model", "tools/train_language_model.py"),
+    "persuasion_tinygpt_eval.npz": ("language-model-eval", "tools/evaluate_language_model.py"),
+    "digits_cnn_comparison.npz": ("cnn-comparison", "tools/train_cnn_comparison.py"),
+    "digits_batchnorm_grid.npz": ("batchnorm-grid", "tools/train_batchnorm_grid.py"),
+    "reversal_seq2seq_comparison.npz": ("seq2seq-comparison", "tools/train_seq2seq_comparison.py"),
+    "ring_generative_comparison.npz": ("generative-comparison", "tools/train_generative_comparison.py"),
+}
 
 
 def restore_hint(name, *, sums=False):
@@ -35,7 +39,7 @@ def restore_hint(name, *, sums=False):
     files = f"data/{name} data/{CHECKSUM_FILE}" if sums else f"data/{name}"
     restore = f"Restore {'both' if sums else 'it'} with `git checkout -- {files}`"
     if name in TRAINED_BY:  # a trained state or a comparison, written by a training script
-        return f"{restore} or retrain it with `make {TRAINED_BY[name]}`."
+        return f"{restore} or retrain it with `make {TRAINED_BY[name][0]}`."
     return f"{restore} or regenerate all data files with `make data`."
 
 

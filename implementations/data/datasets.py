@@ -9,6 +9,9 @@ stored, are in :mod:`implementations.data.synthetic`, :mod:`implementations.data
 :mod:`implementations.data.corpora`.
 """
 
+import json
+import zipfile
+
 import numpy as np
 
 from .._contract import checked
@@ -19,6 +22,7 @@ from ._files import DATA_DIR, verified_bytes
 __all__ = [
     "DATA_DIR",
     "shipped_file",
+    "read_shipped_archive",
     "PENGUIN_SPECIES",
     "load_houses",
     "load_paris_apartments",
@@ -120,6 +124,42 @@ def shipped_file(name, *, data_dir=None):
     path = _files.file_in(data_dir, name)
     verified_bytes(path)
     return path
+
+
+@checked(name=file_name, read="function", data_dir=folder_holding("the data file"))
+def read_shipped_archive(name, read, *, data_dir=None):
+    """``read(stored, config)`` for a NumPy archive that one of the book's scripts writes into ``data/`` (a trained
+    model, a comparison of several training runs), after checking the file against ``SHA256SUMS``.
+
+    ``stored`` is the open archive (read with ``allow_pickle=False``) and ``config`` its entry ``"config"``, the
+    script's settings as JSON, decoded. An archive that passed its checksum but cannot be read as ``read`` expects (an
+    entry missing, a config that is not JSON) raises ``ValueError`` naming the file, what failed, and how to restore it
+    or rebuild it with its make target.
+
+    Parameters
+    ----------
+    name : str
+        The file's name, one that a script writes (``"digits_cnn_comparison.npz"``).
+    read : callable
+        ``read(stored, config) -> result``.
+    data_dir : str or pathlib.Path, optional
+        The folder holding the file and ``SHA256SUMS``; the repository's ``data/`` by default.
+
+    Returns
+    -------
+    What ``read`` returns.
+    """
+    if name not in _files.TRAINED_BY:
+        raise ValueError(f"name: {name!r} is not a file that one of the book's scripts writes; expected one of "
+                         f"{sorted(_files.TRAINED_BY)}.")
+    path = shipped_file(name, data_dir=data_dir)  # checked against SHA256SUMS first
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            return read(stored, json.loads(str(stored["config"])))
+    except (KeyError, IndexError, TypeError, ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+        detail = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc).rstrip(".")
+        raise ValueError(f"{path} is not the archive that {_files.TRAINED_BY[name][1]} writes (reading it failed: "
+                         f"{detail}). " + _files.restore_hint(name, sums=True)) from exc
 
 
 @checked(data_dir=folder_holding("houses.csv"))

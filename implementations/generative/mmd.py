@@ -16,8 +16,6 @@ its samples Y with samples X of the data:
 from several seeds at equal budgets; :func:`load_ring_comparison` reads what it wrote.
 """
 
-import json
-import zipfile
 
 import numpy as np
 
@@ -243,15 +241,7 @@ def load_ring_comparison(*, data_dir=None):
         The data, the budgets, the seeds and the settings of the measures; ``config["first_points"]`` holds the first
         points of the training and held-out rings, to check that a reader's data are the same.
     """
-    path = datasets.shipped_file(RING_COMPARISON, data_dir=data_dir)  # checked against SHA256SUMS first
-    try:
-        with np.load(path, allow_pickle=False) as stored:
-            config = json.loads(str(stored["config"]))
-            scores = {run: stored[f"scores/{run}"] for run in config["runs"]}
-            null_mmd2 = stored["null_mmd2"]
-    except (KeyError, TypeError, ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
-        detail = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc).rstrip(".")
-        raise ValueError(f"{path} is not the archive that tools/train_generative_comparison.py writes (reading it "
-                         f"failed: {detail}). Restore it and its checksum with `git checkout -- data/{RING_COMPARISON} "
-                         "data/SHA256SUMS`, or retrain with `make generative-comparison`.") from exc
-    return scores, null_mmd2, config
+    def read(stored, config):
+        return {run: stored[f"scores/{run}"] for run in config["runs"]}, stored["null_mmd2"], config
+
+    return datasets.read_shipped_archive(RING_COMPARISON, read, data_dir=data_dir)

@@ -13,8 +13,6 @@ targets through overlapping windows, so that each has at least T − stride toke
 decay, and gradient clipping.
 """
 
-import json
-import zipfile
 
 import numpy as np
 
@@ -244,23 +242,15 @@ def load_persuasion_model(*, data_dir=None):
     config : dict
         The sizes and the training settings.
     """
-    path = datasets.shipped_file(PERSUASION_MODEL, data_dir=data_dir)  # checked against SHA256SUMS first
-    try:
-        with np.load(path, allow_pickle=False) as stored:
-            config = json.loads(str(stored["config"]))
-            pairs = stored["merges"][:, :2]  # (V − 256, 2): merge k joined pairs[k] into id 256 + k
-            state = {key.removeprefix("param/"): stored[key] for key in stored.files if key.startswith("param/")}
-            history = {key.removeprefix("history/"): stored[key] for key in stored.files if key.startswith("history/")}
-        tokenizer = BPETokenizer.from_merges(pairs)
+    def read(stored, config):
+        pairs = stored["merges"][:, :2]  # (V − 256, 2): merge k joined pairs[k] into id 256 + k
+        state = {key.removeprefix("param/"): stored[key] for key in stored.files if key.startswith("param/")}
+        history = {key.removeprefix("history/"): stored[key] for key in stored.files if key.startswith("history/")}
         model = TinyGPT(config["vocab_size"], config["block_size"], config["d_model"], config["num_heads"],
                         config["num_layers"], config["d_ff"], rng=np.random.default_rng(config["seed"]),
                         tie_weights=config["tie_weights"], dropout=config.get("dropout", 0.0))
         model.load_state_dict(state)
         model.eval()  # dropout off
-    except (KeyError, IndexError, TypeError, ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
-        detail = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc).rstrip(".")
-        raise ValueError(f"{path} is not the model archive that tools/train_language_model.py writes (reading it "
-                         f"failed: {detail}). Restore it and its checksum with "
-                         f"`git checkout -- data/{PERSUASION_MODEL} data/SHA256SUMS`, or retrain it with "
-                         "`make language-model`.") from exc
-    return model, tokenizer, history, config
+        return model, BPETokenizer.from_merges(pairs), history, config
+
+    return datasets.read_shipped_archive(PERSUASION_MODEL, read, data_dir=data_dir)

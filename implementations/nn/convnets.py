@@ -8,10 +8,7 @@ against each other on the digits, and ``tools/train_batchnorm_grid.py`` trains t
 rates; the chapter loads what they write.
 """
 
-import json
-import zipfile
 
-import numpy as np
 
 from .._contract import checked
 from .._validation import folder_holding
@@ -140,19 +137,13 @@ def load_cnn_comparison(*, data_dir=None):
     config : dict
         The budget, the seeds and the split's seeds.
     """
-    path = datasets.shipped_file(CNN_COMPARISON, data_dir=data_dir)  # checked against SHA256SUMS first
-    try:
-        with np.load(path, allow_pickle=False) as stored:
-            config = json.loads(str(stored["config"]))
-            results = {name: {seed: {field: stored[f"{name}/seed{seed}/{field}"] for field in
-                                     ("test_correct", "train_loss", "val_accuracy", "epoch_kept", "parameters")}
-                              for seed in config["seeds"]} for name in config["models"]}
-            y_test = stored["y_test"]
-    except (KeyError, TypeError, ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
-        detail = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc).rstrip(".")
-        raise ValueError(f"{path} is not the archive that tools/train_cnn_comparison.py writes (reading it failed: "
-                         f"{detail}). Restore it and its checksum with `git checkout -- data/{CNN_COMPARISON} "
-                         "data/SHA256SUMS`, or retrain with `make cnn-comparison`.") from exc
+    def read(stored, config):
+        fields = ("test_correct", "train_loss", "val_accuracy", "epoch_kept", "parameters")
+        results = {name: {seed: {field: stored[f"{name}/seed{seed}/{field}"] for field in fields}
+                          for seed in config["seeds"]} for name in config["models"]}
+        return results, stored["y_test"], config
+
+    results, y_test, config = datasets.read_shipped_archive(CNN_COMPARISON, read, data_dir=data_dir)
     for runs in results.values():
         for run in runs.values():
             run["epoch_kept"], run["parameters"] = int(run["epoch_kept"]), int(run["parameters"])
@@ -212,16 +203,10 @@ def load_batchnorm_grid(*, data_dir=None):
     config : dict
         The learning rates, the seeds, the epochs, the batch size and the seeds of the chapter's split.
     """
-    path = datasets.shipped_file(BATCHNORM_GRID, data_dir=data_dir)  # checked against SHA256SUMS first
-    try:
-        with np.load(path, allow_pickle=False) as stored:
-            config = json.loads(str(stored["config"]))
-            keys = [(batch_norm, seed) for seed in config["seeds"] for batch_norm in (False, True)]
-            final_loss = {key: stored[f"bn{int(key[0])}/seed{key[1]}/final_loss"] for key in keys}
-            spread = {key: stored[f"bn{int(key[0])}/seed{key[1]}/spread"] for key in keys}
-    except (KeyError, TypeError, ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
-        detail = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc).rstrip(".")
-        raise ValueError(f"{path} is not the archive that tools/train_batchnorm_grid.py writes (reading it failed: "
-                         f"{detail}). Restore it and its checksum with `git checkout -- data/{BATCHNORM_GRID} "
-                         "data/SHA256SUMS`, or retrain with `make batchnorm-grid`.") from exc
-    return final_loss, spread, config
+    def read(stored, config):
+        keys = [(batch_norm, seed) for seed in config["seeds"] for batch_norm in (False, True)]
+        final_loss = {key: stored[f"bn{int(key[0])}/seed{key[1]}/final_loss"] for key in keys}
+        spread = {key: stored[f"bn{int(key[0])}/seed{key[1]}/spread"] for key in keys}
+        return final_loss, spread, config
+
+    return datasets.read_shipped_archive(BATCHNORM_GRID, read, data_dir=data_dir)
