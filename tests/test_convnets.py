@@ -202,16 +202,20 @@ def test_the_shipped_comparison_is_on_the_chapters_test_split():
     assert {runs[config["seeds"][0]]["parameters"] for runs in results.values()} == {1898, 1922, 5122}
 
 
-def test_the_comparison_loader_refuses_a_damaged_file(tmp_path):
+@pytest.mark.parametrize("loader, name, target", [
+    (load_cnn_comparison, "digits_cnn_comparison.npz", "make cnn-comparison"),
+    (load_batchnorm_grid, "digits_batchnorm_grid.npz", "make batchnorm-grid"),
+], ids=["CNN comparison", "batch-norm grid"])
+def test_a_loader_of_shipped_results_refuses_a_damaged_file(tmp_path, loader, name, target):
     import hashlib
-    bad = tmp_path / "digits_cnn_comparison.npz"
+    bad = tmp_path / name
     bad.write_bytes(b"not an archive")
     (tmp_path / "SHA256SUMS").write_text(f"{hashlib.sha256(bad.read_bytes()).hexdigest()}  {bad.name}\n")
-    with pytest.raises(ValueError, match="make cnn-comparison"):
-        load_cnn_comparison(data_dir=tmp_path)
+    with pytest.raises(ValueError, match=target):
+        loader(data_dir=tmp_path)
     (tmp_path / "SHA256SUMS").write_text(f"{'0' * 64}  {bad.name}\n")
     with pytest.raises(ValueError, match="SHA-256"):
-        load_cnn_comparison(data_dir=tmp_path)
+        loader(data_dir=tmp_path)
 
 
 # --- the learning-rate grid of the batch-norm section --------------------------------------------------------------
@@ -248,12 +252,3 @@ def test_the_shipped_grid_is_what_the_script_trains():
     # the file's stopped runs are NaN in both arrays, and only there
     for key in final_loss:
         np.testing.assert_array_equal(np.isnan(final_loss[key]), np.isnan(spread[key]))
-
-
-def test_the_grid_loader_refuses_a_damaged_file(tmp_path):
-    import hashlib
-    bad = tmp_path / "digits_batchnorm_grid.npz"
-    bad.write_bytes(b"not an archive")
-    (tmp_path / "SHA256SUMS").write_text(f"{hashlib.sha256(bad.read_bytes()).hexdigest()}  {bad.name}\n")
-    with pytest.raises(ValueError, match="make batchnorm-grid"):
-        load_batchnorm_grid(data_dir=tmp_path)

@@ -28,10 +28,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from train_cnn_comparison import split  # noqa: E402  (one home for the chapter's split)
 from train_language_model import update_checksum  # noqa: E402  (one home for the data/SHA256SUMS update)
 
-from implementations import data  # noqa: E402
-from implementations.data import preprocessing  # noqa: E402
 from implementations.data.loader import DataLoader  # noqa: E402
 from implementations.engine import functional as F  # noqa: E402
 from implementations.engine.autograd import no_grad  # noqa: E402
@@ -46,14 +45,11 @@ CONFIG = {"learning_rates": np.logspace(-1, 1, 5).tolist(), "seeds": [11, 12], "
 
 def standardized_training_set(config):
     """The chapter's training pixels (1078, 64), each standardized by the training set, and their labels."""
-    X, y = data.load_digits()
-    X_rest, _, y_rest, _ = preprocessing.train_test_split(
-        X.reshape(-1, 64), y, test_fraction=0.25, rng=np.random.default_rng(config["split_seeds"][0]), stratify=True)
-    X_train, _, y_train, _ = preprocessing.train_test_split(
-        X_rest, y_rest, test_fraction=0.2, rng=np.random.default_rng(config["split_seeds"][1]), stratify=True)
+    (images, y_train), _, _ = split(config)  # the split of the CNN comparison, pixels divided by 16
+    X_train = images.reshape(len(images), -1)  # (1078, 64); the scale cancels in the standardization, exactly
     std = X_train.std(axis=0)
     std[std == 0] = 1.0  # a pixel that is blank in every training image stays 0
-    return (X_train - X_train.mean(axis=0)) / std, y_train.astype(int)
+    return (X_train - X_train.mean(axis=0)) / std, y_train
 
 
 def final_loss(X, y, *, batch_norm, lr, seed, config):

@@ -37,7 +37,8 @@ EXAMPLES = {
         build=lambda: (datasets.read_shipped_archive, {"name": "digits_batchnorm_grid.npz",
                                                        "read": lambda stored, config: config, "data_dir": None}),
         extra=[("a number as name", {"name": 3}, ()), ("a path as name", {"name": "data/houses.csv"}, ()),
-               ("a number as read", {"read": 3}, (TypeError,)), ("a file no script writes", {"name": "houses.csv"}, (ValueError,)), *_DATA_DIR_EXTRAS]),
+               ("a number as read", {"read": 3}, (TypeError,)),
+               ("a file no script writes", {"name": "houses.csv"}, (ValueError,)), *_DATA_DIR_EXTRAS]),
     "implementations.data.datasets.load_houses": Example(
         build=lambda: (datasets.load_houses, {"data_dir": None}),
         extra=_DATA_DIR_EXTRAS),
