@@ -6,8 +6,8 @@ environment, ``\\begin{equation*} … \\end{equation*}``, which neither numbers.
 equations by label ({eq}`eq-label`), which both number alike; the numbers that are typed by hand are
 
 * the texts of links to another chapter's equations, ``[(7.11)](07_transformers.ipynb#eq-sinusoidal)``, and of
-  links to figures, ``[Figure 8.2](#fig-optimal-discriminator)``: each must be the number of its target;
-* the numbers in code (comments, legends, prints) and in figure captions, ``eq. (8.2)``: each must be the number of
+  links to figures, ``[Figure 9.2](#fig-optimal-discriminator)``: each must be the number of its target;
+* the numbers in code (comments, legends, prints) and in figure captions, ``eq. (9.2)``: each must be the number of
   an equation that the prose of the same section cites or displays by label, so that a renumbering, which moves
   the labels' numbers, leaves no code quoting the old one.
 

@@ -1,8 +1,11 @@
 """The exercise checks of the chapter on learning without labels accept a right answer and reject the classic wrong
-ones, naming the likely mistake: an E step without normalising, transposed or without log det Σₖ; a shared variance
-divided by N instead of N m or without the responsibilities' weights; the Dirichlet prior's − 1 forgotten. The first
-exercises' checks (covariances without the weights, k-means++ with D instead of D²), which old student copies call,
-still work. The references inside the checks are tested too, against loops over the formulas and SciPy's densities.
+ones, naming the likely mistake: k-means++ on weighted points with D instead of D², the weights ignored or squared;
+an E step without normalising, transposed or without log det Σₖ; diagonal variances without the responsibilities'
+weights, divided by N or by Nₖ − 1, or returned as full matrices; a shared variance divided by N instead of N m or
+without the responsibilities' weights; the Dirichlet prior's − 1 forgotten. The first exercises' checks (covariances
+without the weights, k-means++ with D instead of D²), which old student copies call, still work. The references
+inside the checks are tested too, against loops over the formulas, SciPy's densities and, for the weighted seeding,
+k-means++ on the data with each point repeated as often as its weight says.
 """
 
 import numpy as np
@@ -11,6 +14,7 @@ from scipy.stats import multivariate_normal
 
 from implementations.notebook import exercise_checks
 from implementations.notebook.exercises import ExerciseCheckFailed
+from implementations.unsupervised import kmeans, mixture
 
 # --- right answers ----------------------------------------------------------------------------------------------
 
@@ -58,6 +62,45 @@ def _by_loop(X, centres):
     return D2 / D2.sum()
 
 
+def _weighted_seeding(X, weights, centres, *, squared=True, weight_power=1, normalise=True, which="nearest"):
+    """ωᵢ D(x⁽ⁱ⁾)² / Σₗ ωₗ D(x⁽ˡ⁾)², by a loop over the points, and its wrong variants."""
+    score = []
+    for x, weight in zip(X, weights, strict=True):
+        distances = [((x - c) ** 2).sum() for c in centres]
+        D2 = {"nearest": min(distances), "first": distances[0], "last": distances[-1]}[which]
+        score.append(float(weight) ** weight_power * (D2 if squared else np.sqrt(D2)))
+    score = np.array(score)
+    return score / score.sum() if normalise else score
+
+
+def weighted_seeding_probabilities(X, weights, centres):
+    return _weighted_seeding(X, weights, centres)
+
+
+def _by_repetition(X, counts, centres):
+    """k-means++ on the data with point i repeated counts[i] times, the probabilities of each point's copies added."""
+    owner = np.repeat(np.arange(len(X)), counts)  # (Σ counts,): the distinct point each row copies
+    return np.bincount(owner, kmeans.seeding_probabilities(X[owner], centres), minlength=len(X))  # (N,)
+
+
+def _diagonal(X, R, *, weighted=True, own_mean=True, divide_by="Nk", square=True):
+    """σ²ₖⱼ = (1/Nₖ) Σᵢ rᵢₖ (xⱼ⁽ⁱ⁾ − μₖⱼ)², by loops over the components, the coordinates and the points."""
+    N, m = X.shape
+    K = R.shape[1]
+    out = np.zeros((K, m))
+    for k in range(K):
+        Nk = R[:, k].sum()
+        for j in range(m):
+            mu = sum(R[i, k] * X[i, j] for i in range(N)) / Nk if own_mean else X[:, j].mean()
+            total = sum((R[i, k] if weighted else 1.0) * (X[i, j] - mu) ** 2 for i in range(N))
+            out[k, j] = total / {"Nk": Nk, "N": N, "Nk - 1": Nk - 1}[divide_by]
+    return out if square else np.sqrt(out)
+
+
+def m_step_diagonal_variances(X, R):
+    return _diagonal(X, R)
+
+
 def _variance(X, R, *, weighted=True, divide_by_m=True, per_component=False, own_mean=True):
     """σ² of a shared covariance σ²I, by loops over the points and the components."""
     N, m = X.shape
@@ -85,10 +128,20 @@ def map_weights(R, alpha):
     return _weights(R, alpha)
 
 
-RIGHT = [responsibilities, m_step_shared_variance, map_weights]
+RIGHT = [weighted_seeding_probabilities, responsibilities, m_step_diagonal_variances, m_step_shared_variance,
+         map_weights]
 FIRST_EXERCISES = [m_step_covariances, seeding_probabilities]
 
 OTHER_RIGHT = [
+    ("weighted_seeding_probabilities", "the unweighted probabilities reweighted",
+     lambda X, w, C: (lambda q: q / q.sum())(w * kmeans.seeding_probabilities(X, C))),
+    ("weighted_seeding_probabilities", "the weights normalised first",
+     lambda X, w, C: (lambda q: q / q.sum())(w / w.sum() * ((X[:, None] - C[None]) ** 2).sum(axis=2).min(axis=1))),
+    ("m_step_diagonal_variances", "the diagonals of the full M step",
+     lambda X, R: np.diagonal(mixture.m_step(X, R, reg_covar=0.0)[2], axis1=1, axis2=2)),
+    ("m_step_diagonal_variances", "np.cov with aweights, diagonal only",
+     lambda X, R: np.stack([np.diag(np.atleast_2d(np.cov(X, rowvar=False, aweights=R[:, k], bias=True)))
+                            for k in range(R.shape[1])])),
     ("responsibilities", "a loop over the points with np.logaddexp.reduce",
      lambda X, w, mu, S: np.array([np.exp(row - np.logaddexp.reduce(row)) for row in _log_joint(X, w, mu, S)])),
     ("m_step_shared_variance", "the trace of the weighted covariances",
@@ -118,6 +171,27 @@ def _naive_responsibilities(X, weights, means, covs):
 # Each classic mistake, and the fragment of the "likely mistake" the check's message must name (None: the check
 # rejects it without naming it).
 WRONG_WITH_HINTS = {
+    "weighted_seeding_probabilities": [
+        ("distances instead of squared distances", lambda X, w, C: _weighted_seeding(X, w, C, squared=False),
+         "D instead of D²"),
+        ("distances, and the weights ignored", lambda X, w, C: _weighted_seeding(X, w, C, squared=False,
+                                                                                  weight_power=0), "D instead of D²"),
+        ("the weights ignored: plain k-means++", lambda X, w, C: kmeans.seeding_probabilities(X, C),
+         "weights were ignored"),
+        ("the weights squared: (ωᵢ D)²", lambda X, w, C: _weighted_seeding(X, w, C, weight_power=2),
+         "weights squared"),
+        ("the distance to the first centre, not the nearest", lambda X, w, C: _weighted_seeding(X, w, C, which="first"),
+         "the first or the most recent"),
+        ("the distance to the most recent centre", lambda X, w, C: _weighted_seeding(X, w, C, which="last"),
+         "the first or the most recent"),
+        ("not normalised: ωᵢ D²", lambda X, w, C: _weighted_seeding(X, w, C, normalise=False), "do not sum to 1"),
+        ("normalised by Σ D² without the weights",
+         lambda X, w, C: w * kmeans.seeding_probabilities(X, C), "do not sum to 1"),
+        ("one probability per copy", lambda X, w, C: kmeans.seeding_probabilities(np.repeat(X, w, axis=0), C),
+         "one probability per copy"),
+        ("the farthest point for certain", lambda X, w, C: np.eye(len(X))[np.argmax(_weighted_seeding(X, w, C))],
+         None),
+    ],
     "responsibilities": [
         ("not normalised: πₖ N(x | μₖ, Σₖ) itself", lambda *a: np.exp(_log_joint(*a)), "without normalising"),
         ("not normalised, in log space: log πₖ + log N", lambda *a: _log_joint(*a), "without normalising"),
@@ -128,6 +202,24 @@ WRONG_WITH_HINTS = {
         ("the weights πₖ forgotten", lambda X, w, mu, S: responsibilities(X, np.full(len(w), 1 / len(w)), mu, S),
          "weights πₖ were left out"),
         ("the densities divided as they are: 0/0 far away", _naive_responsibilities, "0/0"),
+    ],
+    "m_step_diagonal_variances": [
+        ("without the responsibilities' weights, divided by N",
+         lambda X, R: _diagonal(X, R, weighted=False, divide_by="N"), "without the weights"),
+        ("without the responsibilities' weights, divided by Nₖ", lambda X, R: _diagonal(X, R, weighted=False),
+         "without the weights"),
+        ("the data's own variances for every component",
+         lambda X, R: np.tile(X.var(axis=0), (R.shape[1], 1)), "without the weights"),
+        ("weighted but divided by N instead of Nₖ", lambda X, R: _diagonal(X, R, divide_by="N"), "instead of Nₖ"),
+        ("about the mean of all points, not μₖ", lambda X, R: _diagonal(X, R, own_mean=False),
+         "mean of all the points"),
+        ("divided by Nₖ − 1", lambda X, R: _diagonal(X, R, divide_by="Nk - 1"), "Nₖ − 1"),
+        ("full covariance matrices: (K, m, m)", lambda X, R: m_step_covariances(X, R), "full covariance matrices"),
+        ("transposed: (m, K)", lambda X, R: _diagonal(X, R).T, "transposed"),
+        ("one spherical variance per component: (K,)", lambda X, R: _diagonal(X, R).mean(axis=1),
+         "one variance per component"),
+        ("standard deviations instead of variances", lambda X, R: _diagonal(X, R, square=False),
+         "standard deviations"),
     ],
     "m_step_shared_variance": [
         ("divided by N instead of N m", lambda X, R: _variance(X, R, divide_by_m=False), "instead of N m"),
@@ -194,7 +286,7 @@ def test_a_classic_mistake_is_rejected_and_named(exercise, mistake, wrong, hint,
 
 
 def test_the_first_exercises_checks_are_kept_but_not_listed():
-    """Old student copies call them; the book's exercises are the three of ``__all__``."""
+    """Old student copies call them; the book's exercises are the five of ``__all__``."""
     names = {f.__name__ for f in FIRST_EXERCISES}
     assert not names & set(exercise_checks.__all__)
     assert all(callable(getattr(exercise_checks, name)) for name in names)
@@ -227,3 +319,40 @@ def test_the_references_are_the_formulas():
                                    rtol=1e-12)
         X, C = exercise_checks.unsupervised._seeding_inputs(rng, size)
         np.testing.assert_allclose(exercise_checks.unsupervised._seeding_reference(X, C), _seeding(X, C), rtol=1e-12)
+
+
+def test_the_weighted_seeding_is_k_means_plus_plus_on_the_repeated_points():
+    """On counts, the check's reference is the definition: plain k-means++ on the data with point i repeated ωᵢ
+    times, the probabilities of its copies added; on every input, it is the loop over the formula."""
+    rng = np.random.default_rng(2)
+    for size in range(1, 12):
+        X, weights, C = exercise_checks.unsupervised._weighted_seeding_inputs(rng, size)
+        reference = exercise_checks.unsupervised._weighted_seeding_reference(X, weights, C)
+        np.testing.assert_allclose(reference, _weighted_seeding(X, weights, C), rtol=1e-12)
+        if size % 2:
+            np.testing.assert_allclose(reference, _by_repetition(X, weights, C), rtol=1e-12, atol=1e-15)
+
+
+def test_the_seeding_inputs_hold_counts_real_weights_and_a_weight_of_0():
+    """Counts (an integer array) and real weights alternate; from input 3 on, one point that is not a centre has
+    weight 0, so that a function that picks it fails; every centre is a point of positive weight."""
+    rng = np.random.default_rng(3)
+    inputs = [exercise_checks.unsupervised._weighted_seeding_inputs(rng, size) for size in range(1, 21)]
+    assert all(np.issubdtype(w.dtype, np.integer) == bool(size % 2) for size, (_, w, _) in enumerate(inputs, 1))
+    assert all((w == 0).sum() == (size >= 3) for size, (_, w, _) in enumerate(inputs, 1))
+    for X, weights, C in inputs:
+        is_centre = (X[:, None, :] == C[None, :, :]).all(axis=2).any(axis=1)  # (N,)
+        assert is_centre.sum() == len(C) and (weights[is_centre] > 0).all()
+    X, weights, C = inputs[2]
+    assert exercise_checks.unsupervised._weighted_seeding_reference(X, weights, C)[weights == 0].item() == 0
+    assert kmeans.seeding_probabilities(X, C)[weights == 0].item() > 0  # ignoring the weights, it could be picked
+
+
+def test_the_diagonal_variances_are_the_diagonals_of_the_full_m_step():
+    rng = np.random.default_rng(4)
+    for size in range(1, 8):
+        X, R = exercise_checks.unsupervised._weighted_inputs(rng, size)
+        reference = exercise_checks.unsupervised._diagonal_variances_reference(X, R)
+        np.testing.assert_allclose(reference, _diagonal(X, R), rtol=1e-10)
+        np.testing.assert_allclose(reference, np.diagonal(mixture.m_step(X, R, reg_covar=0.0)[2], axis1=1, axis2=2),
+                                   rtol=1e-10)

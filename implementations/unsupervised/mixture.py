@@ -93,9 +93,10 @@ def m_step(X, R, reg_covar=1e-6):
     component centred on one point whose covariance shrinks has a density, and a likelihood, that grows without
     bound. Adding reg_covar to every variance (scikit-learn's default is 10⁻⁶) keeps each Σₖ at least reg_covar·I.
     It is an ad-hoc ridge on the covariance, not the maximum a posteriori estimate under any fixed prior (under an
-    inverse-Wishart prior that estimate is (Nₖ Sₖ + Ψ) / (Nₖ + ν + m + 2), which shrinks as well as adds): with
-    reg_covar > 0 the M step no longer maximises the bound, and the log-likelihood can fall from one iteration to
-    the next. It never falls with reg_covar = 0; with a tiny reg_covar, in practice, it does not either.
+    inverse-Wishart prior that estimate is (Sₖ + Ψ) / (Nₖ + ν + m + 2), with the scatter matrix
+    Sₖ = Σᵢ rᵢₖ (x⁽ⁱ⁾ − μₖ)(x⁽ⁱ⁾ − μₖ)ᵀ, which shrinks as well as adds): with reg_covar > 0 the M step no longer
+    maximises the bound, and the log-likelihood can fall from one iteration to the next. It never falls with
+    reg_covar = 0; with a tiny reg_covar, in practice, it does not either.
 
     Parameters
     ----------

@@ -1,9 +1,11 @@
-"""The checks of the exercises of the chapter on learning without labels, named after the reader's function: the E step
-in log space, the M step of one shared spherical covariance, and the mixture weights under a Dirichlet prior.
+"""The checks of the exercises of the chapter on learning without labels, named after the reader's function: k-means++
+on weighted points, the E step in log space, the M step of diagonal covariances and of one shared spherical
+covariance, and the mixture weights under a Dirichlet prior.
 
 When a function fails, the check names the likely mistake where it can tell: it calls the function again on the
-input that failed and compares the result with the classic wrong answers (rows that do not sum to 1, a transposed
-result, log det Σₖ dropped, the responsibilities' weights left out, the prior's − 1 forgotten, …).
+input that failed and compares the result with the classic wrong answers (D instead of D², the points' weights
+ignored or squared, rows that do not sum to 1, a transposed result, log det Σₖ dropped, the responsibilities'
+weights left out, variances divided by N or by Nₖ − 1, the prior's − 1 forgotten, …).
 
 ``m_step_covariances`` and ``seeding_probabilities`` are the checks of the chapter's first exercises, which copied a
 displayed formula; student copies made from them still call them.
@@ -14,7 +16,8 @@ import numpy as np
 from ...unsupervised import kmeans, mixture
 from ..exercises import ExerciseCheckFailed, check_function
 
-__all__ = ["responsibilities", "m_step_shared_variance", "map_weights"]
+__all__ = ["weighted_seeding_probabilities", "responsibilities", "m_step_diagonal_variances", "m_step_shared_variance",
+           "map_weights"]  # in the order of the chapter's exercises
 
 
 def _diagnosed(candidate, reference, make_inputs, mistakes, *, rng, **options):
@@ -66,6 +69,72 @@ def _covariances(rng, K, m):
     """K random symmetric positive-definite covariances (K, m, m), of spread between about 0.3 and 2."""
     A = rng.normal(size=(K, m, m)) * 0.6  # (K, m, m)
     return A @ A.swapaxes(1, 2) + 0.3 * np.eye(m)
+
+
+# --- k-means++ on weighted points ---------------------------------------------------------------------------------
+
+
+def _weighted_seeding_inputs(rng, size):
+    """N = size + 4 distinct points in m = 1, 2 or 3 dimensions, their weights, and 1, 2 or 3 of the points (of
+    positive weight) already chosen as centres. The weights are counts, integers from 1 to 5, on odd inputs and real
+    numbers between 0.2 and 3 on even ones; from input 3 on, one point that is not a centre has weight 0."""
+    N, m, j = size + 4, 1 + size % 3, 1 + size % 3
+    X = rng.normal(size=(N, m)) * 2  # (N, m)
+    weights = rng.integers(1, 6, size=N) if size % 2 else rng.uniform(0.2, 3.0, size=N)  # (N,)
+    chosen = rng.choice(N, size=j, replace=False)  # (j,)
+    if size >= 3:
+        weights[rng.choice(np.setdiff1d(np.arange(N), chosen))] = 0  # a row that no longer occurs
+    return X, weights, X[chosen]  # (N, m), (N,), (j, m)
+
+
+def _weighted_seeding_by(X, weights, centres, *, power=2, weight_power=1, which="nearest"):
+    """ωᵢ D(x⁽ⁱ⁾)² / Σₗ ωₗ D(x⁽ˡ⁾)², and the classic wrong variants of it."""
+    D2 = ((X[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)  # (N, j)
+    D2 = {"nearest": D2.min(axis=1), "first": D2[:, 0], "last": D2[:, -1]}[which]  # (N,)
+    score = np.asarray(weights, dtype=float) ** weight_power * D2 ** (power / 2)  # (N,)
+    return score / score.sum()
+
+
+def _weighted_seeding_reference(X, weights, centres):
+    return _weighted_seeding_by(X, weights, centres)
+
+
+def _is_copies(p, a):
+    """One entry per copy of the repeated data: the weights are counts and p has Σᵢ ωᵢ entries (≠ N)."""
+    weights = np.asarray(a[1], dtype=float)
+    return bool(np.all(weights == np.round(weights))) and p.shape == (int(weights.sum()),) != (len(weights),)
+
+
+_WEIGHTED_SEEDING_MISTAKES = [
+    (_is_copies,
+     "one probability per copy of the repeated data: return one per distinct point, (N,), the probability that the "
+     "next centre is any one of its copies."),
+    (lambda p, a: _same(p, _weighted_seeding_by(*a, power=1)) or _same(p, _weighted_seeding_by(*a, power=1,
+                                                                                               weight_power=0)),
+     "D instead of D²: k-means++ picks each copy in proportion to its squared distance to the nearest centre."),
+    (lambda p, a: _same(p, _weighted_seeding_by(*a, weight_power=0)),
+     "the weights were ignored: a point of weight ωᵢ stands for ωᵢ copies, any of which can be picked, and a point "
+     "of weight 0 for none, so it can never be picked."),
+    (lambda p, a: _same(p, _weighted_seeding_by(*a, weight_power=2)),
+     "the weights squared, as if ωᵢ D were the distance: only the distance of each copy is squared, and the ωᵢ "
+     "copies add ωᵢ equal probabilities."),
+    (lambda p, a: _same(p, _weighted_seeding_by(*a, which="first")) or _same(p, _weighted_seeding_by(*a,
+                                                                                                     which="last")),
+     "the distance to one centre (the first or the most recent) instead of the nearest of those chosen so far."),
+    (lambda p, a: p.shape == (a[0].shape[0],) and not np.isclose(p.sum(), 1.0),
+     "the probabilities do not sum to 1: divide by the sum over all the copies, Σₗ ωₗ D(x⁽ˡ⁾)²."),
+]
+
+
+def weighted_seeding_probabilities(candidate, *, rng):
+    """``weighted_seeding_probabilities(X, weights, centres)`` against ωᵢ D(x⁽ⁱ⁾)² / Σₗ ωₗ D(x⁽ˡ⁾)²: the k-means++
+    probability that the next centre is a copy of point i, on the data in which point i is repeated ωᵢ times.
+
+    The weights are counts (integers) on odd inputs and real numbers, as a coreset's, on even ones; from input 3 on,
+    one point, near the centres or far from them, has weight 0 and must never be picked.
+    """
+    __tracebackhide__ = True
+    _diagnosed(candidate, _weighted_seeding_reference, _weighted_seeding_inputs, _WEIGHTED_SEEDING_MISTAKES, rng=rng)
 
 
 # --- the E step -------------------------------------------------------------------------------------------------
@@ -122,6 +191,59 @@ def responsibilities(candidate, *, rng):
     __tracebackhide__ = True
     _diagnosed(candidate, _responsibilities_reference, _mixture_inputs, _E_STEP_MISTAKES, rng=rng,
                warnings_as_errors=True)
+
+
+# --- the M step of diagonal covariances ----------------------------------------------------------------------------
+
+
+def _covariances_by(X, R, *, weighted=True, centre="mu_k", divide_by="Nk"):
+    """Σₖ = Sₖ / Nₖ with Sₖ = Σᵢ rᵢₖ (x⁽ⁱ⁾ − μₖ)(x⁽ⁱ⁾ − μₖ)ᵀ, and the classic wrong variants of it: (K, m, m). (The
+    inputs are ``_weighted_inputs``, of the shared variance's section below.)"""
+    Nk = R.sum(axis=0)  # (K,)
+    means = (R.T @ X) / Nk[:, None] if centre == "mu_k" else np.broadcast_to(X.mean(axis=0), (R.shape[1], X.shape[1]))
+    diff = X[None, :, :] - means[:, None, :]  # (K, N, m)
+    W = R.T if weighted else np.ones_like(R.T)  # (K, N)
+    scatter = (W[:, :, None] * diff).swapaxes(1, 2) @ diff  # (K, m, m)
+    return scatter / {"Nk": Nk, "N": np.full(R.shape[1], float(X.shape[0])), "Nk - 1": Nk - 1}[divide_by][:, None, None]
+
+
+def _diagonal_variances_by(X, R, **options):
+    """The diagonals of ``_covariances_by``, σ²ₖⱼ = (1/Nₖ) Σᵢ rᵢₖ (xⱼ⁽ⁱ⁾ − μₖⱼ)², and its wrong variants: (K, m)."""
+    return np.diagonal(_covariances_by(X, R, **options), axis1=1, axis2=2)
+
+
+def _diagonal_variances_reference(X, R):
+    return _diagonal_variances_by(X, R)
+
+
+_DIAGONAL_VARIANCES_MISTAKES = [
+    (lambda s, a: s.shape == (a[1].shape[1], a[0].shape[1], a[0].shape[1]),
+     "full covariance matrices, (K, m, m): a diagonal covariance is m variances, so return one row of m per "
+     "component, (K, m)."),
+    (lambda s, a: s.shape == (a[0].shape[1], a[1].shape[1]),
+     "the result is transposed: expected one row per component and one column per coordinate, (K, m)."),
+    (lambda s, a: s.shape == (a[1].shape[1],),
+     "one variance per component: that is a spherical covariance σₖ²I; a diagonal one has a variance for each "
+     "coordinate, (K, m)."),
+    (lambda s, a: any(_same(s, _diagonal_variances_by(*a, weighted=False, divide_by=d, centre=c))
+                      for d in ("N", "Nk") for c in ("mu_k", "mean")),
+     "variances without the weights rᵢₖ: every point counts fully for every component."),
+    (lambda s, a: _same(s, _diagonal_variances_by(*a, divide_by="N")),
+     "divided by N instead of Nₖ = Σᵢ rᵢₖ, which shrinks a small component's variances."),
+    (lambda s, a: _same(s, _diagonal_variances_by(*a, centre="mean")),
+     "centred on the mean of all the points instead of each component's own weighted mean μₖ."),
+    (lambda s, a: _same(s, _diagonal_variances_by(*a, divide_by="Nk - 1")),
+     "divided by Nₖ − 1: the M step's variances are the maximum-likelihood ones, divided by Nₖ."),
+    (lambda s, a: _same(s ** 2, _diagonal_variances_reference(*a)),
+     "standard deviations σₖⱼ instead of the variances σₖⱼ²."),
+]
+
+
+def m_step_diagonal_variances(candidate, *, rng):
+    """``m_step_diagonal_variances(X, R)`` against σ²ₖⱼ = (1/Nₖ) Σᵢ rᵢₖ (xⱼ⁽ⁱ⁾ − μₖⱼ)², the M step of a mixture whose
+    covariances are diagonal, Σₖ = diag(σ²ₖ₁, …, σ²ₖₘ), with μₖ the weighted means of the M step: (K, m)."""
+    __tracebackhide__ = True
+    _diagnosed(candidate, _diagonal_variances_reference, _weighted_inputs, _DIAGONAL_VARIANCES_MISTAKES, rng=rng)
 
 
 # --- the M step of one shared spherical covariance ------------------------------------------------------------------
@@ -221,15 +343,6 @@ def map_weights(candidate, *, rng):
 
 def _m_step_covariances_reference(X, R):
     return mixture.m_step(X, R, reg_covar=0.0)[2]  # (K, m, m)
-
-
-def _covariances_by(X, R, *, weighted=True, centre="mu_k", divide_by="Nk"):
-    Nk = R.sum(axis=0)  # (K,)
-    means = (R.T @ X) / Nk[:, None] if centre == "mu_k" else np.broadcast_to(X.mean(axis=0), (R.shape[1], X.shape[1]))
-    diff = X[None, :, :] - means[:, None, :]  # (K, N, m)
-    W = R.T if weighted else np.ones_like(R.T)  # (K, N)
-    scatter = (W[:, :, None] * diff).swapaxes(1, 2) @ diff  # (K, m, m)
-    return scatter / {"Nk": Nk, "N": np.full(R.shape[1], float(X.shape[0])), "Nk - 1": Nk - 1}[divide_by][:, None, None]
 
 
 _COVARIANCE_MISTAKES = [
