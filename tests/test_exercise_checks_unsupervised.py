@@ -220,6 +220,8 @@ WRONG_WITH_HINTS = {
          "one variance per component"),
         ("standard deviations instead of variances", lambda X, R: _diagonal(X, R, square=False),
          "standard deviations"),
+        ("the full M step's diagonals with its default reg_covar",
+         lambda X, R: np.diagonal(mixture.m_step(X, R)[2], axis1=1, axis2=2), "reg_covar=0"),
     ],
     "m_step_shared_variance": [
         ("divided by N instead of N m", lambda X, R: _variance(X, R, divide_by_m=False), "instead of N m"),

@@ -91,6 +91,22 @@ def test_the_difference_is_located_and_the_quantity_named():
                        quantity="the gradient")
 
 
+def test_a_difference_below_the_shown_digits_is_shown_with_more_digits_and_explained():
+    def my_gradient(X, y, w):  # off by a relative 3 × 10⁻⁷, as float32 round-off or a tiny regulariser can be
+        return regression.compute_gradient(X, y, w) * (1 + 3e-7)
+
+    with pytest.raises(ExerciseCheckFailed, match=r"(?s)largest difference.*expected -?\d\.\d{9,}.*float32") as info:
+        check_function(my_gradient, regression.compute_gradient, cost_inputs, rng=np.random.default_rng(0))
+    assert "equal to 6 digits" in str(info.value)
+
+    def off_by_one(X, y, w):  # visibly different: the usual 6 digits, and no such remark
+        return regression.compute_gradient(X, y, w) + 1.0
+
+    with pytest.raises(ExerciseCheckFailed) as info:
+        check_function(off_by_one, regression.compute_gradient, cost_inputs, rng=np.random.default_rng(0))
+    assert "float32" not in str(info.value)
+
+
 def test_the_checkers_frame_is_hidden_from_tracebacks():
     def my_cost(X, y, w):
         return 0.0

@@ -92,8 +92,13 @@ def _difference(received, expected):
     gap = np.abs(received - expected)
     gap = np.where(np.isnan(gap), np.inf, gap)  # a NaN where a number was expected counts as the largest
     index = np.unravel_index(np.argmax(gap), gap.shape)
-    return (f"largest difference at index {tuple(int(i) for i in index)}: yours {received[index]:.6g}, "
-            f"expected {expected[index]:.6g}")
+    yours, wanted = received[index], expected[index]
+    if f"{yours:.6g}" != f"{wanted:.6g}":
+        return f"largest difference at index {tuple(int(i) for i in index)}: yours {yours:.6g}, expected {wanted:.6g}"
+    # equal to the 6 digits that are usually shown: show enough digits to see the difference, and say what gives one
+    return (f"largest difference at index {tuple(int(i) for i in index)}: yours {yours:.15g}, expected {wanted:.15g}"
+            "\n  (equal to 6 digits but not to the check's tolerance: a step in float32 instead of float64, or a "
+            "small constant added, such as a regulariser, gives a difference of this size)")
 
 
 @checked(candidate=your_function, reference="function", make_inputs="function", rng="rng", trials="count",

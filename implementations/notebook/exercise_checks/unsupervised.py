@@ -127,7 +127,7 @@ _WEIGHTED_SEEDING_MISTAKES = [
 
 
 def weighted_seeding_probabilities(candidate, *, rng):
-    """``weighted_seeding_probabilities(X, weights, centres)`` against ωᵢ D(x⁽ⁱ⁾)² / Σₗ ωₗ D(x⁽ˡ⁾)²: the k-means++
+    """``weighted_seeding_probabilities(X, point_weights, centres)`` against ωᵢ D(x⁽ⁱ⁾)² / Σₗ ωₗ D(x⁽ˡ⁾)²: the k-means++
     probability that the next centre is a copy of point i, on the data in which point i is repeated ωᵢ times.
 
     The weights are counts (integers) on odd inputs and real numbers, as a coreset's, on even ones; from input 3 on,
@@ -236,7 +236,16 @@ _DIAGONAL_VARIANCES_MISTAKES = [
      "divided by Nₖ − 1: the M step's variances are the maximum-likelihood ones, divided by Nₖ."),
     (lambda s, a: _same(s ** 2, _diagonal_variances_reference(*a)),
      "standard deviations σₖⱼ instead of the variances σₖⱼ²."),
+    (lambda s, a: _constant_above(s, _diagonal_variances_reference(*a)),
+     "the same small constant added to every variance, as mixture.m_step's default reg_covar does: the exercise asks "
+     "for the maximum-likelihood variances, without regularisation (reg_covar=0)."),
 ]
+
+
+def _constant_above(received, expected):
+    """True when ``received`` is ``expected`` plus one small positive constant (a regulariser such as reg_covar)."""
+    shift = (received - expected).ravel()  # raises on another shape, which _holds reads as "not this mistake"
+    return bool(0 < shift[0] < 1e-2 and np.allclose(shift, shift[0], rtol=1e-3, atol=1e-12))
 
 
 def m_step_diagonal_variances(candidate, *, rng):
