@@ -51,7 +51,7 @@ SOLUTIONS_TITLE = "Solutions to the exercises"
 # Characters of the book's text, code and outputs that the main fonts lack, and the font that draws each group.
 # tests/pdf/test_pdf.py fails on any "Missing character" of the LaTeX log, so a new character shows up there.
 FALLBACK_GLYPHS = {
-    "DejaVu Serif": "ₖₗₙ⌊⌋",  # subscript k, l and n, and the floor brackets that FreeSerif's italic lacks
+    "DejaVu Serif": "ₖₗₘₙ⌊⌋",  # subscript k, l, m and n, and the floor brackets that FreeSerif's italic lacks
     "FreeSerif": "ᵀᵃᵏᵗᵢᶻⱼℓ𝐈𝐊𝐚𝐤𝐮𝐲𝒩𝛀",  # in code: modifier letters, script l, bold and script mathematical letters
     "Symbola": "🙂",  # chapter 7 tokenizes an emoji
 }
