@@ -216,6 +216,22 @@ def _diagonal_variances_reference(X, R):
     return _diagonal_variances_by(X, R)
 
 
+def _weighting_mistakes(by, what):
+    """The classic wrong ways to weigh, centre and divide a component's second moments, as (test, text) pairs, for
+    ``by`` = ``_covariances_by`` (the full Σₖ) or ``_diagonal_variances_by`` (its diagonal); ``what`` names them."""
+    return [
+        (lambda S, a: any(_same(S, by(*a, weighted=False, divide_by=d, centre=c))
+                          for d in ("N", "Nk") for c in ("mu_k", "mean")),
+         f"{what} without the weights rᵢₖ: every point counts fully for every component."),
+        (lambda S, a: _same(S, by(*a, divide_by="N")),
+         f"divided by N instead of Nₖ = Σᵢ rᵢₖ, which shrinks a small component's {what}."),
+        (lambda S, a: _same(S, by(*a, centre="mean")),
+         "centred on the mean of all the points instead of each component's own weighted mean μₖ."),
+        (lambda S, a: _same(S, by(*a, divide_by="Nk - 1")),
+         f"divided by Nₖ − 1: the M step's {what} are the maximum-likelihood ones, divided by Nₖ."),
+    ]
+
+
 _DIAGONAL_VARIANCES_MISTAKES = [
     (lambda s, a: s.shape == (a[1].shape[1], a[0].shape[1], a[0].shape[1]),
      "full covariance matrices, (K, m, m): a diagonal covariance is m variances, so return one row of m per "
@@ -225,15 +241,7 @@ _DIAGONAL_VARIANCES_MISTAKES = [
     (lambda s, a: s.shape == (a[1].shape[1],),
      "one variance per component: that is a spherical covariance σₖ²I; a diagonal one has a variance for each "
      "coordinate, (K, m)."),
-    (lambda s, a: any(_same(s, _diagonal_variances_by(*a, weighted=False, divide_by=d, centre=c))
-                      for d in ("N", "Nk") for c in ("mu_k", "mean")),
-     "variances without the weights rᵢₖ: every point counts fully for every component."),
-    (lambda s, a: _same(s, _diagonal_variances_by(*a, divide_by="N")),
-     "divided by N instead of Nₖ = Σᵢ rᵢₖ, which shrinks a small component's variances."),
-    (lambda s, a: _same(s, _diagonal_variances_by(*a, centre="mean")),
-     "centred on the mean of all the points instead of each component's own weighted mean μₖ."),
-    (lambda s, a: _same(s, _diagonal_variances_by(*a, divide_by="Nk - 1")),
-     "divided by Nₖ − 1: the M step's variances are the maximum-likelihood ones, divided by Nₖ."),
+    *_weighting_mistakes(_diagonal_variances_by, "variances"),
     (lambda s, a: _same(s ** 2, _diagonal_variances_reference(*a)),
      "standard deviations σₖⱼ instead of the variances σₖⱼ²."),
     (lambda s, a: _constant_above(s, _diagonal_variances_reference(*a)),
@@ -354,16 +362,7 @@ def _m_step_covariances_reference(X, R):
     return mixture.m_step(X, R, reg_covar=0.0)[2]  # (K, m, m)
 
 
-_COVARIANCE_MISTAKES = [
-    (lambda S, a: _same(S, _covariances_by(*a, weighted=False, divide_by="N")),
-     "covariances without the weights rᵢₖ: every point counts fully for every component."),
-    (lambda S, a: _same(S, _covariances_by(*a, divide_by="N")),
-     "divided by N instead of Nₖ = Σᵢ rᵢₖ, which shrinks a small component's covariance."),
-    (lambda S, a: _same(S, _covariances_by(*a, centre="mean")),
-     "centred on the mean of all the points instead of each component's own weighted mean μₖ."),
-    (lambda S, a: _same(S, _covariances_by(*a, divide_by="Nk - 1")),
-     "divided by Nₖ − 1: the M step's covariance is the maximum-likelihood one, divided by Nₖ."),
-]
+_COVARIANCE_MISTAKES = _weighting_mistakes(_covariances_by, "covariances")
 
 
 def m_step_covariances(candidate, *, rng):
