@@ -372,3 +372,34 @@ def test_sampler_refuses_bad_arguments():
         ddpm_sample(lambda x, t: x[:, :1], 5, schedule=sch, rng=rng, data_dim=2)
     with pytest.raises(FloatingPointError, match="model returned NaN or inf at step t = 30"):
         ddpm_sample(lambda x, t: x * np.nan, 5, schedule=sch, rng=rng, data_dim=2)
+
+
+def test_the_shipped_denoiser_is_the_chapters_run_and_scores_as_stored():
+    """The first steps of the chapter's training reproduce the stored losses, and the stored denoiser's samples score
+    as the comparison file says for the chapter's seed."""
+    from implementations.data.synthetic import gaussian_ring_centres, make_gaussian_ring
+    from implementations.generative import diffusion, mmd
+    from implementations.nn.optim import Adam, cosine_annealing
+
+    denoiser, losses = diffusion.load_ring_denoiser()
+    scores, _, config = mmd.load_ring_comparison()
+    c, seed = config["ddpm"], config["chapter_seed"]
+    assert losses.shape == (c["steps"],) and np.all(np.isfinite(losses))
+    X, _ = make_gaussian_ring(config["data"]["n"], rng=np.random.default_rng(config["data"]["seed"]))
+    schedule = diffusion.DDPMSchedule(diffusion.cosine_beta_schedule(c["T"]))
+    live = diffusion.Denoiser(data_dim=2, hidden=(48, 48, 48), time_dim=16, rng=np.random.default_rng(seed))
+    optimizer, rng = Adam(live.parameters(), lr=c["lr"][0]), np.random.default_rng(seed + 1)
+    for step in range(5):
+        optimizer.lr = c["lr"][1] + cosine_annealing(step, lr=c["lr"][0] - c["lr"][1], total_steps=c["steps"])
+        loss = diffusion.diffusion_loss(live, X[rng.integers(0, len(X), size=c["batch"])], schedule=schedule, rng=rng)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        np.testing.assert_allclose(loss.item(), losses[step], rtol=1e-9)
+    samples = diffusion.ddpm_sample(denoiser, config["samples"], schedule=schedule, variance="posterior",
+                                    rng=np.random.default_rng(seed + 2))
+    covered, quality, spread, _ = scores["DDPM, σ_t² = β̃_t"][config["seeds"].index(seed)]
+    centres = gaussian_ring_centres()
+    assert mmd.modes_covered(samples, centres, radius=config["radius"], min_count=config["min_count"]) == covered
+    assert abs(mmd.high_quality_fraction(samples, centres, radius=config["radius"]) - quality) <= 0.002
+    assert abs(mmd.mode_std(samples, centres, radius=config["std_radius"]) - spread) < 1e-3

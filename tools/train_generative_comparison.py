@@ -38,6 +38,7 @@ from implementations.nn.optim import Adam, cosine_annealing  # noqa: E402
 OUT = ROOT / "data" / "ring_generative_comparison.npz"
 STD = 0.05  # σ of every mode of the ring
 CONFIG = {"data": {"n": 2000, "seed": 8}, "held_out": {"n": 500, "seed": 13}, "seeds": list(range(10)),
+          "chapter_seed": 8,
           "points_seen": 134_400, "gan": {"rounds": 1050, "early": 300, "batch": 128, "lr": 5e-3},
           "vae": {"steps": 1050, "early": 500, "batch": 128, "lr": 1e-2, "sigma_dec": 0.2},
           "ddpm": {"steps": 700, "batch": 192, "T": 50, "lr": [2e-2, 2e-4]},
@@ -91,12 +92,12 @@ def train_vae(seed, X, config, X_held_out):
     return [*found, scores(noisy, X_held_out, config)]
 
 
-def train_ddpm(seed, X, config, X_held_out):
+def train_ddpm(seed, X, config, X_held_out, arrays):
     c = config["ddpm"]
     schedule = diffusion.DDPMSchedule(diffusion.cosine_beta_schedule(c["T"]))
     denoiser = diffusion.Denoiser(data_dim=2, hidden=(48, 48, 48), time_dim=16, rng=np.random.default_rng(seed))
     optimizer = Adam(denoiser.parameters(), lr=c["lr"][0])
-    rng = np.random.default_rng(seed + 1)
+    rng, losses = np.random.default_rng(seed + 1), []
     for step in range(c["steps"]):
         optimizer.lr = c["lr"][1] + cosine_annealing(step, lr=c["lr"][0] - c["lr"][1], total_steps=c["steps"])
         loss = diffusion.diffusion_loss(denoiser, X[rng.integers(0, len(X), size=c["batch"])], schedule=schedule,
@@ -104,6 +105,10 @@ def train_ddpm(seed, X, config, X_held_out):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+        losses.append(loss.item())
+    if seed == config["chapter_seed"]:  # the chapter's run: its losses and the trained denoiser
+        arrays[f"ddpm/seed{seed}/train_loss"] = np.array(losses)
+        arrays.update({f"ddpm/seed{seed}/state/{k}": v for k, v in denoiser.state_dict().items()})
     found = [scores(diffusion.ddpm_sample(denoiser, config["samples"], schedule=schedule, variance=variance,
                                           rng=np.random.default_rng(seed + 2)), X_held_out, config)
              for variance in ("posterior", "beta")]
@@ -117,11 +122,11 @@ def run(config):
     X, _ = data.make_gaussian_ring(config["data"]["n"], rng=np.random.default_rng(config["data"]["seed"]))
     X_held_out, _ = data.make_gaussian_ring(config["held_out"]["n"],
                                             rng=np.random.default_rng(config["held_out"]["seed"]))
-    table = {run: [] for run in RUNS}
+    table, arrays = {run: [] for run in RUNS}, {}
     for seed in config["seeds"]:
         start = time.perf_counter()
         found = [*train_gan(seed, False, X, config, X_held_out), *train_gan(seed, True, X, config, X_held_out),
-                 *train_vae(seed, X, config, X_held_out), *train_ddpm(seed, X, config, X_held_out)]
+                 *train_vae(seed, X, config, X_held_out), *train_ddpm(seed, X, config, X_held_out, arrays)]
         for run_name, row in zip(RUNS, found, strict=True):
             table[run_name].append(row)
         print(f"seed {seed}: " + "; ".join(f"{name} {m}/8 {q:.2f} {s:.3f} {d:.4f}"
@@ -129,7 +134,7 @@ def run(config):
               + f" ({time.perf_counter() - start:.0f} s)", flush=True)
     null = [mmd.mmd2(X_held_out, data.make_gaussian_ring(config["mmd_points"], rng=np.random.default_rng(1000 + k))[0],
                      bandwidth=config["bandwidth"]) for k in range(config["null_draws"])]
-    arrays = {f"scores/{run}": np.array(rows) for run, rows in table.items()}
+    arrays.update({f"scores/{run}": np.array(rows) for run, rows in table.items()})
     return arrays, np.array(null), {"training": X[:3].tolist(), "held_out": X_held_out[:3].tolist()}
 
 

@@ -1,20 +1,23 @@
-"""Train chapter 7's recurrent encoder–decoder with attention and the encoder–decoder transformer on digit reversal,
-from several seeds, and write the results to data/reversal_seq2seq_comparison.npz.
+"""Train chapter 7's recurrent encoder–decoders (with and without attention) and the encoder–decoder transformer on
+digit reversal, from several seeds, and write the results to data/reversal_seq2seq_comparison.npz.
 
     .venv/bin/python tools/train_seq2seq_comparison.py          (or: make seq2seq-comparison)
 
 The task and the budget are those of the chapter's section on encoder–decoders: reverse a sequence of 2 to 6 digits
 (``reversal_batch`` below is the chapter's), Adam on fresh batches of 48 sequences with the learning rate annealed
 from 0.02 to 0 by a cosine, 120 updates, and twice as many for a second look. Seed s builds a model from
-``default_rng(s)`` and draws its batches from ``default_rng(s + 1)``, as the chapter's run with s = 5 does, so the
-two models of one seed see the same batches. Both are scored by greedy decoding on the chapter's test sources, 200
+``default_rng(s)`` and draws its batches from ``default_rng(s + 1)``, as the chapter's runs with s = 5 do, so the
+three models of one seed see the same batches. All are scored by greedy decoding on the chapter's test sources, 200
 of each length drawn from ``default_rng(7)``; the file holds, per model, budget and seed, which test sources the
 model reverses exactly, its training losses, its parameter count, and its attention weights while it reverses
-3 1 4 1 5 9 (the chapter's example), besides the test sources and the first training batch of seed 5, which the
-chapter compares with its own. For the first budget it also holds beam search's answers to the first 100 test
-sources of 6 digits, for beam widths 1, 2, 4 and 8 and length penalties 0 and 1: whether each is right, and its
-score. The chapter checks the file against data/SHA256SUMS, which this script updates. Training is seeded and
-single-threaded, so a rerun on the same machine writes the same numbers.
+3 1 4 1 5 9 (the chapter's example; empty for the model without attention), besides the test sources and the first
+training batch of seed 5, which the chapter compares with its own. For the first budget it also holds beam search's
+answers to the first 100 test sources of 6 digits, for beam widths 1, 2, 4 and 8 and length penalties 0 and 1:
+whether each is right, and its score; and for seed 5 the trained parameters of the two recurrent models
+(``{model}/120/seed5/state/{name}``, as ``state_dict`` names them): the chapter runs the first updates of their
+training live, checks them against the stored losses, and loads these states for the rest. The chapter checks the
+file against data/SHA256SUMS, which this script updates. Training is seeded and single-threaded, so a rerun on the
+same machine writes the same numbers.
 """
 
 import argparse
@@ -44,6 +47,7 @@ CONFIG = {"budgets": [120, 240], "batch_size": 48, "lr": 0.02, "seeds": [5, 15, 
           "test_seed": 7, "test_per_length": 200, "lengths": [2, 3, 4, 5, 6], "example": [3, 1, 4, 1, 5, 9],
           "beam_widths": [1, 2, 4, 8], "length_penalties": [0.0, 1.0], "beam_sources": 100}
 MODELS = {"recurrent": lambda rng: Seq2Seq(10, 12, 8, 32, rng=rng, attention=True, attention_size=16),
+          "recurrent without attention": lambda rng: Seq2Seq(10, 12, 8, 32, rng=rng, attention=False),
           "transformer": lambda rng: TransformerSeq2Seq(10, 12, 24, 4, 1, 48, block_size=7, rng=rng)}
 
 
@@ -94,7 +98,9 @@ def exact(model, sources):
 
 def alignment(model, source):
     """The attention weights while the model reverses ``source``: (T, S) for the recurrent model, (layers, h, T, S)
-    for the transformer's cross-attention."""
+    for the transformer's cross-attention, an empty array for the model without attention."""
+    if isinstance(model, Seq2Seq) and not model.attention:
+        return np.zeros(0)
     with no_grad():
         _, weights = model(source[None], np.r_[BOS, source[::-1]][None], return_weights=True)
     return weights[0] if isinstance(model, Seq2Seq) else np.stack([w[0] for w in weights])
@@ -136,6 +142,8 @@ def run(config):
                                f"{key}/alignment": alignment(model, example)})
                 if steps == config["budgets"][0]:
                     arrays[f"{key}/beam_correct"], arrays[f"{key}/beam_score"] = beams(model, sources, config)
+                    if seed == config["seeds"][0] and isinstance(model, Seq2Seq):  # the chapter's two models
+                        arrays.update({f"{key}/state/{k}": v for k, v in model.state_dict().items()})
                 print(f"{name:<12} {steps} updates, seed {seed:2}: {parameter_count(model):6,} parameters, exact "
                       f"{correct.mean():.3f}, {time.perf_counter() - start:.0f} s", flush=True)
     return arrays

@@ -20,14 +20,17 @@ at index t − 1. Batches are first: points of shape (N, D). Randomness comes fr
 import numpy as np
 
 from .._contract import checked
+from .._validation import folder_holding
+from ..data import datasets
 from ..engine import Tensor, no_grad
 from ..engine.functional import mse_loss
 from ..nn.layers import ACTIVATIONS, MLP
 from ..nn.module import Module
 from . import _checks
+from .mmd import RING_COMPARISON
 
 __all__ = ["linear_beta_schedule", "cosine_beta_schedule", "DDPMSchedule", "q_sample", "sinusoidal_time_embedding",
-           "Denoiser", "diffusion_loss", "ddpm_sample"]
+           "Denoiser", "diffusion_loss", "ddpm_sample", "load_ring_denoiser"]
 
 
 @checked(T="count", beta_1=_checks.variance, beta_T=_checks.variance, also=_checks.default_beta_T_below_one)
@@ -336,3 +339,30 @@ def ddpm_sample(model, n, *, schedule, rng, data_dim=None, variance="beta", retu
             if t - 1 in keep:
                 trajectory[t - 1] = x.copy()
     return (x, trajectory) if return_trajectory else x
+
+
+@checked(data_dir=folder_holding(RING_COMPARISON))
+def load_ring_denoiser(*, data_dir=None):
+    """Chapter 9's denoiser trained on the ring, and its training losses, as ``tools/train_generative_comparison.py``
+    wrote them for the chapter's seed; the file is checked against ``data/SHA256SUMS`` first.
+
+    Parameters
+    ----------
+    data_dir : str or pathlib.Path, optional
+        Folder holding ``ring_generative_comparison.npz`` and ``SHA256SUMS``; defaults to the repository's ``data/``.
+
+    Returns
+    -------
+    denoiser : Denoiser
+        Three hidden layers of 48 GELU units and a time embedding of length 16, with the trained parameters.
+    losses : ndarray of shape (S,)
+        The loss of :func:`diffusion_loss` at each of the S training steps, in order.
+    """
+    def read(stored, config):
+        run = f"ddpm/seed{config['chapter_seed']}"
+        denoiser = Denoiser(data_dim=2, hidden=(48, 48, 48), time_dim=16, rng=np.random.default_rng(0))
+        denoiser.load_state_dict({key.removeprefix(f"{run}/state/"): stored[key] for key in stored.files
+                                  if key.startswith(f"{run}/state/")})
+        return denoiser, stored[f"{run}/train_loss"]
+
+    return datasets.read_shipped_archive(RING_COMPARISON, read, data_dir=data_dir)

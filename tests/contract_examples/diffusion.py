@@ -90,4 +90,8 @@ EXAMPLES = {
             ("a number", {"steps_to_keep": 3}, ()), ("a string", {"steps_to_keep": "all"}, ()),
             ("without return_trajectory", {"return_trajectory": False}, ()),
             ("a model returning NaN", {"model": lambda x, t: x * math.nan}, (FloatingPointError,))]),
+    "implementations.generative.diffusion.load_ring_denoiser": Example(
+        build=lambda: (diffusion.load_ring_denoiser, {}),
+        extra=[("a missing folder", {"data_dir": "/nonexistent/folder"}, (FileNotFoundError,)),
+               ("a number as the folder", {"data_dir": 42}, (TypeError,))]),
 }
