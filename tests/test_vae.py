@@ -259,3 +259,32 @@ def test_bad_input_is_refused_with_a_clear_message():
         reparameterize(np.zeros((2, 3)), np.zeros((2, 3)), np.zeros((2, 2)))
     with pytest.raises(ValueError, match="n must be at least 2"):
         latent_grid(1)
+
+
+def test_the_shipped_ring_vae_is_the_chapters_run_and_scores_as_stored():
+    """The first steps of the chapter's VAE training reproduce the stored losses, and the stored VAE's decoder means
+    score as the comparison file says for the chapter's seed after 500 steps."""
+    from implementations.data.synthetic import gaussian_ring_centres, make_gaussian_ring
+    from implementations.generative import mmd, vae
+    from implementations.nn.optim import Adam
+
+    model, losses = vae.load_ring_vae()
+    scores, _, config = mmd.load_ring_comparison()
+    c, seed = config["vae"], config["chapter_seed"]
+    assert losses.shape == (c["early"],) and np.all(np.isfinite(losses))
+    X, _ = make_gaussian_ring(config["data"]["n"], rng=np.random.default_rng(config["data"]["seed"]))
+    live = VAE(data_dim=2, latent_dim=2, hidden=(32, 32), sigma=c["sigma_dec"], activation="tanh",
+               rng=np.random.default_rng(seed))
+    optimizer, rng = Adam(live.parameters(), lr=c["lr"]), np.random.default_rng(seed + 1)
+    for step in range(5):
+        loss = live.loss(X[rng.integers(0, len(X), size=c["batch"])], rng=rng)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        np.testing.assert_allclose(loss.item(), losses[step], rtol=1e-9)
+    samples = model.sample(config["samples"], rng=np.random.default_rng(seed + 2))
+    covered, quality, spread, _ = scores["VAE decoder means, 500 steps"][config["seeds"].index(seed)]
+    centres = gaussian_ring_centres()
+    assert mmd.modes_covered(samples, centres, radius=config["radius"], min_count=config["min_count"]) == covered
+    assert abs(mmd.high_quality_fraction(samples, centres, radius=config["radius"]) - quality) <= 0.002
+    assert abs(mmd.mode_std(samples, centres, radius=config["std_radius"]) - spread) < 1e-3

@@ -13,8 +13,12 @@ model's initial weights (rng s), its batches and noises (rng s + 1) and the draw
 in the chapter, so seed 8 repeats the chapter's runs and continues its GANs. Every sample is scored as in the chapter:
 modes covered (10 points within 3σ), high-quality fraction (within 3σ), ``mmd.mode_std`` (within 10σ) and the unbiased
 MMD² at s = 0.1 of its first 500 points against 500 held-out points of the ring. The file also holds the MMD² of new
-samples of the ring itself against the same held-out points, the spread a perfect model would show. The chapter loads it
-with ``mmd.load_ring_comparison`` (which checks it against data/SHA256SUMS, which this script updates). Training is
+samples of the ring itself against the same held-out points, the spread a perfect model would show, and for the
+chapter's seed 8 the training losses and trained parameters of the denoiser and of the VAE after its first 500 steps
+(``ddpm/seed8/train_loss``, ``ddpm/seed8/state/{name}`` as ``state_dict`` names them, and ``vae/seed8/...`` alike):
+the chapter runs the first steps of each training live, checks them against the stored losses, and loads the trained
+models with ``diffusion.load_ring_denoiser`` and ``vae.load_ring_vae``. The chapter loads the scores with
+``mmd.load_ring_comparison`` (which checks the file against data/SHA256SUMS, which this script updates). Training is
 seeded and single-threaded, so a rerun on the same machine writes the same numbers.
 """
 
@@ -74,17 +78,21 @@ def train_gan(seed, minibatch_std, X, config, X_held_out):
     return found
 
 
-def train_vae(seed, X, config, X_held_out):
+def train_vae(seed, X, config, X_held_out, arrays):
     c = config["vae"]
     model = vae.VAE(data_dim=2, latent_dim=2, hidden=(32, 32), sigma=c["sigma_dec"], activation="tanh",
                     rng=np.random.default_rng(seed))
     optimizer = Adam(model.parameters(), lr=c["lr"])
-    rng, found = np.random.default_rng(seed + 1), []
+    rng, found, losses = np.random.default_rng(seed + 1), [], []
     for step in range(1, c["steps"] + 1):
         loss = model.loss(X[rng.integers(0, len(X), size=c["batch"])], rng=rng)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+        losses.append(loss.item())
+        if step == c["early"] and seed == config["chapter_seed"]:  # the chapter's run: its losses and the VAE
+            arrays[f"vae/seed{seed}/train_loss"] = np.array(losses)
+            arrays.update({f"vae/seed{seed}/state/{k}": v for k, v in model.state_dict().items()})
         if step in (c["early"], c["steps"]):
             found.append(scores(model.sample(config["samples"], rng=np.random.default_rng(seed + 2)), X_held_out,
                                 config))
@@ -126,7 +134,7 @@ def run(config):
     for seed in config["seeds"]:
         start = time.perf_counter()
         found = [*train_gan(seed, False, X, config, X_held_out), *train_gan(seed, True, X, config, X_held_out),
-                 *train_vae(seed, X, config, X_held_out), *train_ddpm(seed, X, config, X_held_out, arrays)]
+                 *train_vae(seed, X, config, X_held_out, arrays), *train_ddpm(seed, X, config, X_held_out, arrays)]
         for run_name, row in zip(RUNS, found, strict=True):
             table[run_name].append(row)
         print(f"seed {seed}: " + "; ".join(f"{name} {m}/8 {q:.2f} {s:.3f} {d:.4f}"

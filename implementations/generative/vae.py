@@ -20,13 +20,16 @@ Samples are rows: data (N, data_dim), codes (N, latent_dim).
 import numpy as np
 
 from .._contract import checked
+from .._validation import folder_holding
+from ..data import datasets
 from ..engine import Tensor, no_grad
 from ..engine.autograd import _unbroadcast
 from ..nn.layers import ACTIVATIONS, MLP
 from ..nn.module import Module
 from . import _checks
+from .mmd import RING_COMPARISON
 
-__all__ = ["gaussian_kl", "reparameterize", "VAE", "latent_grid"]
+__all__ = ["gaussian_kl", "reparameterize", "VAE", "latent_grid", "load_ring_vae"]
 
 
 @checked(mu="tensor (*B, d_z)", log_var="tensor (*B, d_z)")
@@ -280,3 +283,33 @@ def latent_grid(n, *, extent=2.0):
     u = np.linspace(-extent, extent, n)  # (n,): left to right
     v = u[::-1]  # (n,): top to bottom
     return np.stack(np.meshgrid(u, v), axis=-1)  # (n, n, 2): [i, j] = (u_j, v_i)
+
+
+@checked(data_dir=folder_holding(RING_COMPARISON))
+def load_ring_vae(*, data_dir=None):
+    """Chapter 9's VAE trained on the ring for 500 steps, and its training losses, as
+    ``tools/train_generative_comparison.py`` wrote them for the chapter's seed; the file is checked against
+    ``data/SHA256SUMS`` first.
+
+    Parameters
+    ----------
+    data_dir : str or pathlib.Path, optional
+        Folder holding ``ring_generative_comparison.npz`` and ``SHA256SUMS``; defaults to the repository's ``data/``.
+
+    Returns
+    -------
+    model : VAE
+        A latent space of 2 dimensions, two hidden layers of 32 tanh units on each side and a decoder standard
+        deviation of 0.2, with the trained parameters.
+    losses : ndarray of shape (S,)
+        The loss (the negative ELBO, nats per point) at each of the S training steps, in order.
+    """
+    def read(stored, config):
+        run = f"vae/seed{config['chapter_seed']}"
+        model = VAE(data_dim=2, latent_dim=2, hidden=(32, 32), sigma=config["vae"]["sigma_dec"], activation="tanh",
+                    rng=np.random.default_rng(0))
+        model.load_state_dict({key.removeprefix(f"{run}/state/"): stored[key] for key in stored.files
+                               if key.startswith(f"{run}/state/")})
+        return model, stored[f"{run}/train_loss"]
+
+    return datasets.read_shipped_archive(RING_COMPARISON, read, data_dir=data_dir)

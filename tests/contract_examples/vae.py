@@ -77,4 +77,8 @@ EXAMPLES = {
         build=lambda: (vae.latent_grid, {"n": 3, "extent": 1.5}),
         roles={"n": "count", "extent": "rate"},
         extra=[("one code per side", {"n": 1}, ())]),
+    "implementations.generative.vae.load_ring_vae": Example(
+        build=lambda: (vae.load_ring_vae, {}),
+        extra=[("a missing folder", {"data_dir": "/nonexistent/folder"}, (FileNotFoundError,)),
+               ("a number as the folder", {"data_dir": 42}, (TypeError,))]),
 }
