@@ -250,10 +250,11 @@ cnn-comparison: install
 batchnorm-grid: install
 	$(NB_ENV) $(PY) tools/train_batchnorm_grid.py
 
-# Chapter 9 loads these scores of its models on the ring, 10 seeds at equal budgets; the script updates data/SHA256SUMS.
+# Chapter 9 loads these scores of its models on the ring, 10 seeds at equal budgets, and its trained VAE and
+# denoiser; the script updates data/SHA256SUMS.
 generative-comparison: install
 	$(NB_ENV) $(PY) tools/train_generative_comparison.py
-# Chapter 7 loads this comparison of two encoder-decoders over ten seeds; the script updates data/SHA256SUMS.
+# Chapter 7 loads this comparison of three encoder-decoders over ten seeds; the script updates data/SHA256SUMS.
 seq2seq-comparison: install
 	$(NB_ENV) $(PY) tools/train_seq2seq_comparison.py
 

@@ -398,8 +398,11 @@ def test_the_shipped_denoiser_is_the_chapters_run_and_scores_as_stored():
         np.testing.assert_allclose(loss.item(), losses[step], rtol=1e-9)
     samples = diffusion.ddpm_sample(denoiser, config["samples"], schedule=schedule, variance="posterior",
                                     rng=np.random.default_rng(seed + 2))
-    covered, quality, spread, _ = scores["DDPM, σ_t² = β̃_t"][config["seeds"].index(seed)]
+    covered, quality, spread, mmd2 = scores["DDPM, σ_t² = β̃_t"][config["seeds"].index(seed)]
     centres = gaussian_ring_centres()
     assert mmd.modes_covered(samples, centres, radius=config["radius"], min_count=config["min_count"]) == covered
     assert abs(mmd.high_quality_fraction(samples, centres, radius=config["radius"]) - quality) <= 0.002
     assert abs(mmd.mode_std(samples, centres, radius=config["std_radius"]) - spread) < 1e-3
+    X_held_out, _ = make_gaussian_ring(config["held_out"]["n"], rng=np.random.default_rng(config["held_out"]["seed"]))
+    found = mmd.mmd2(X_held_out, samples[:config["mmd_points"]], bandwidth=config["bandwidth"])
+    assert abs(found - mmd2) < 1e-4

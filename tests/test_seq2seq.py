@@ -279,3 +279,42 @@ def test_the_fused_scores_equal_the_scores_as_written(monkeypatch):
         results.append([context.data, weights.data, *(t.grad for t in tensors)])
     for fast, taught in zip(*results, strict=True):
         np.testing.assert_allclose(fast, taught, rtol=1e-12, atol=1e-14)
+
+
+def test_the_shipped_recurrent_models_are_what_the_script_trains():
+    """Chapter 7 loads the two recurrent models of seed 5 from the reversal comparison: their first updates, retrained,
+    give the stored losses, and the loaded parameters give the stored answers on the stored test sources."""
+    import json
+    import sys
+    from pathlib import Path
+
+    from implementations.data import datasets
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    import train_seq2seq_comparison as script
+
+    with np.load(datasets.shipped_file("reversal_seq2seq_comparison.npz")) as stored:
+        comparison = {key: stored[key] for key in stored.files}
+    config = json.loads(str(comparison.pop("config")))
+    seed = config["seeds"][0]
+    sources = {n: comparison[f"test_sources/{n}"] for n in config["lengths"]}
+    for name in ("recurrent", "recurrent without attention"):
+        run = f"{name}/{config['budgets'][0]}/seed{seed}"
+        live = script.MODELS[name](np.random.default_rng(seed))
+        optimizer, rng = Adam(live.parameters(), lr=config["lr"]), np.random.default_rng(seed + 1)
+        for step in range(3):  # the first 3 of the run's updates
+            optimizer.lr = cosine_annealing(step, lr=config["lr"], total_steps=config["budgets"][0])
+            src, decoder_in, targets, lengths = script.reversal_batch(config["batch_size"], rng)
+            loss = live.loss(src, decoder_in, targets, src_lengths=lengths, ignore_index=-1)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            assert loss.item() == pytest.approx(comparison[f"{run}/train_loss"][step], rel=1e-9)
+        state = {key.removeprefix(f"{run}/state/"): value for key, value in comparison.items()
+                 if key.startswith(f"{run}/state/")}
+        model = script.MODELS[name](np.random.default_rng(0))
+        model.load_state_dict(state)
+        assert np.sum(script.exact(model, sources) != comparison[f"{run}/test_correct"]) <= 2  # of 1,000
+        if name == "recurrent":
+            np.testing.assert_allclose(script.alignment(model, np.array(config["example"])),
+                                       comparison[f"{run}/alignment"], atol=1e-10)

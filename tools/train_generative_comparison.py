@@ -8,7 +8,7 @@ standard deviation (Adam, learning rate 5e-3, betas (0.5, 0.9), batches of 128),
 units, σ_dec = 0.2, Adam 1e-2, batches of 128) and the DDPM denoiser (three hidden layers of 48 GELU units, T = 50 steps
 of the cosine schedule, Adam from 2e-2 down to 2e-4 along a cosine, batches of 192). Each sees the same number of real
 points, 134,400: 1,050 GAN rounds or VAE steps of 128 points, 700 denoiser steps of 192. The GAN is also scored after
-300 rounds (the chapter's live runs stop at 150) and the VAE after 500 steps, the chapter's live run. A seed s sets a
+300 rounds (the chapter's live runs stop at 150) and the VAE after 500 steps, the chapter's budget. A seed s sets a
 model's initial weights (rng s), its batches and noises (rng s + 1) and the draws of its 1,000 samples (rng s + 2), as
 in the chapter, so seed 8 repeats the chapter's runs and continues its GANs. Every sample is scored as in the chapter:
 modes covered (10 points within 3σ), high-quality fraction (within 3σ), ``mmd.mode_std`` (within 10σ) and the unbiased
