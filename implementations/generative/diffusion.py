@@ -21,13 +21,12 @@ import numpy as np
 
 from .._contract import checked
 from .._validation import folder_holding
-from ..data import datasets
 from ..engine import Tensor, no_grad
 from ..engine.functional import mse_loss
 from ..nn.layers import ACTIVATIONS, MLP
 from ..nn.module import Module
 from . import _checks
-from .mmd import RING_COMPARISON
+from .mmd import RING_COMPARISON, _load_chapter_model
 
 __all__ = ["linear_beta_schedule", "cosine_beta_schedule", "DDPMSchedule", "q_sample", "sinusoidal_time_embedding",
            "Denoiser", "diffusion_loss", "ddpm_sample", "load_ring_denoiser"]
@@ -358,11 +357,7 @@ def load_ring_denoiser(*, data_dir=None):
     losses : ndarray of shape (S,)
         The loss of :func:`diffusion_loss` at each of the S training steps, in order.
     """
-    def read(stored, config):
-        run = f"ddpm/seed{config['chapter_seed']}"
-        denoiser = Denoiser(data_dim=2, hidden=(48, 48, 48), time_dim=16, rng=np.random.default_rng(0))
-        denoiser.load_state_dict({key.removeprefix(f"{run}/state/"): stored[key] for key in stored.files
-                                  if key.startswith(f"{run}/state/")})
-        return denoiser, stored[f"{run}/train_loss"]
+    def build(config):
+        return Denoiser(data_dim=2, hidden=(48, 48, 48), time_dim=16, rng=np.random.default_rng(0))
 
-    return datasets.read_shipped_archive(RING_COMPARISON, read, data_dir=data_dir)
+    return _load_chapter_model("ddpm", build, data_dir=data_dir)

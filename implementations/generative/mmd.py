@@ -245,3 +245,18 @@ def load_ring_comparison(*, data_dir=None):
         return {run: stored[f"scores/{run}"] for run in config["runs"]}, stored["null_mmd2"], config
 
     return datasets.read_shipped_archive(RING_COMPARISON, read, data_dir=data_dir)
+
+
+def _load_chapter_model(kind, build, *, data_dir):
+    """(model, losses) of the chapter's own run stored in the comparison file under ``{kind}/seed{chapter_seed}/``:
+    ``build(config)`` makes the model, which then gets the stored parameters (``.../state/{name}``, as ``state_dict``
+    names them); ``losses`` are the stored training losses (``.../train_loss``). Shared by ``vae.load_ring_vae`` and
+    ``diffusion.load_ring_denoiser``; the file is checked against ``SHA256SUMS`` first."""
+    def read(stored, config):
+        run = f"{kind}/seed{config['chapter_seed']}"
+        prefix = f"{run}/state/"
+        model = build(config)
+        model.load_state_dict({key.removeprefix(prefix): stored[key] for key in stored.files if key.startswith(prefix)})
+        return model, stored[f"{run}/train_loss"]
+
+    return datasets.read_shipped_archive(RING_COMPARISON, read, data_dir=data_dir)

@@ -21,13 +21,12 @@ import numpy as np
 
 from .._contract import checked
 from .._validation import folder_holding
-from ..data import datasets
 from ..engine import Tensor, no_grad
 from ..engine.autograd import _unbroadcast
 from ..nn.layers import ACTIVATIONS, MLP
 from ..nn.module import Module
 from . import _checks
-from .mmd import RING_COMPARISON
+from .mmd import RING_COMPARISON, _load_chapter_model
 
 __all__ = ["gaussian_kl", "reparameterize", "VAE", "latent_grid", "load_ring_vae"]
 
@@ -304,12 +303,8 @@ def load_ring_vae(*, data_dir=None):
     losses : ndarray of shape (S,)
         The loss (the negative ELBO, nats per point) at each of the S training steps, in order.
     """
-    def read(stored, config):
-        run = f"vae/seed{config['chapter_seed']}"
-        model = VAE(data_dim=2, latent_dim=2, hidden=(32, 32), sigma=config["vae"]["sigma_dec"], activation="tanh",
-                    rng=np.random.default_rng(0))
-        model.load_state_dict({key.removeprefix(f"{run}/state/"): stored[key] for key in stored.files
-                               if key.startswith(f"{run}/state/")})
-        return model, stored[f"{run}/train_loss"]
+    def build(config):
+        return VAE(data_dim=2, latent_dim=2, hidden=(32, 32), sigma=config["vae"]["sigma_dec"], activation="tanh",
+                   rng=np.random.default_rng(0))
 
-    return datasets.read_shipped_archive(RING_COMPARISON, read, data_dir=data_dir)
+    return _load_chapter_model("vae", build, data_dir=data_dir)
