@@ -133,11 +133,11 @@ def measure():
               f"{bench_autograd.lstm_time() * 1e3:.0f} ms"),
              ("chapter 7: `multi_head_attention` forward, B = 8, T = 256, D = 256, 8 heads",
               f"{bench_transformer.attention_time() * 1e3:.0f} ms"),
-             ("chapter 7: one TinyGPT training step (the model of *Persuasion*, batch 32 windows of 64 tokens)",
+             ("chapter 10: one TinyGPT training step (the model of *Persuasion*, batch 32 windows of 64 tokens)",
               f"{bench_transformer.gpt_step_time() * 1e3:.1f} ms")]
     without, with_cache = bench_transformer.generate_times()
-    rows.append(("chapter 7: TinyGPT `generate` with the model's sizes, 63 new tokens from a 1-token prompt, batch 32: "
-                 "without / with the key–value cache",
+    rows.append(("chapter 10: TinyGPT `generate` with the model's sizes, 63 new tokens from a 1-token prompt, "
+                 "batch 32: without / with the key–value cache",
                  f"{without * 1e3:.0f} ms / {with_cache * 1e3:.0f} ms ({without / with_cache:.1f}x)"))
     return rows
 

@@ -1,9 +1,9 @@
-"""Benchmark of chapter 7's attention and TinyGPT (run with `make bench`; nothing is asserted).
+"""Benchmark of chapter 7's attention and chapter 10's TinyGPT (run with `make bench`; nothing is asserted).
 
 Reports
 1. ``attention.multi_head_attention`` forward on NumPy arrays at B = 8, T = 256, D = 256, 8 heads,
    with a causal mask;
-2. one TinyGPT training step (forward, backward, AdamW update) of chapter 7's language model of *Persuasion*;
+2. one TinyGPT training step (forward, backward, AdamW update) of chapter 10's language model of *Persuasion*;
 3. ``TinyGPT.generate`` of 63 new tokens from a one-token prompt, with and without the key–value cache, with that
    model's sizes (the 64 tokens fill its context, block_size 64, exactly).
 
@@ -20,7 +20,7 @@ from implementations.language.attention import causal_mask, multi_head_attention
 from implementations.language.transformer import TinyGPT
 from implementations.nn.optim import AdamW
 
-# The model and batch of chapter 7's language model (tools/train_language_model.py); keep in step with it.
+# The model and batch of chapter 10's language model (tools/train_language_model.py); keep in step with it.
 GPT_SIZE = {"vocab_size": 512, "block_size": 64, "d_model": 96, "num_heads": 4, "num_layers": 3, "d_ff": 384,
             "tie_weights": True, "dropout": 0.2, "scale_residual_init": True}
 GPT_BATCH = 32

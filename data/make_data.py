@@ -661,7 +661,7 @@ def make_persuasion(path):
 def main(data_dir=DATA_DIR):
     """Regenerate houses.csv, paris_apartments.csv, penguins.csv, sunspots.csv, digits.csv, persuasion.txt, SHA256SUMS.
 
-    SHA256SUMS also lists persuasion_tinygpt.npz, the trained model of chapter 7, digits_cnn_comparison.npz, the
+    SHA256SUMS also lists persuasion_tinygpt.npz, the trained model of chapter 10, digits_cnn_comparison.npz, the
     networks compared in chapter 5, digits_batchnorm_grid.npz, chapter 5's learning-rate grid,
     reversal_seq2seq_comparison.npz, the encoder–decoders compared in chapter 7, and
     ring_generative_comparison.npz, the generative models compared in chapter 9, which this script does not rebuild

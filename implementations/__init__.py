@@ -9,7 +9,8 @@ folder              what it holds, and where the book teaches it
 ``engine``          chapter 4: the automatic-differentiation engine (``Tensor``) and the losses built on it
 ``nn``              chapters 4–5 (and the layer norm of 7): modules, layers, convolution, normalization, optimizers
 ``sequence``        chapter 6: recurrent networks (RNN, LSTM, GRU) and backpropagation through time
-``language``        chapter 7: text, BPE, word2vec, n-grams, attention, transformers, encoder–decoders, decoding
+``language``        chapters 7 and 10: text, word2vec, attention, transformers, encoder–decoders, decoding (7);
+                    BPE, n-grams, the language model (10)
 ``unsupervised``    chapter 8: learning without labels, PCA and probabilistic PCA, k-means,
                     Gaussian mixtures fitted by EM and the lower bound that EM maximises
 ``generative``      chapter 9: GANs, variational autoencoders, diffusion, and the MMD that judges them

@@ -1,7 +1,9 @@
-"""The exercise checks of chapter 7, transformers, accept a right answer and reject the classic wrong ones.
+"""The exercise checks of chapters 7 and 10, transformers and language models, accept a right answer and reject the
+classic wrong ones.
 
-Causal attention, the shift of sinusoidal positions, a decoder block's parameters, BPE's merges, beam search over a
-bigram table, a bigram model's perplexity and one step of attention with a key–value cache: for each, a correct
+Chapter 7's causal attention, shift of sinusoidal positions, decoder block's parameters and beam search over a bigram
+table, and chapter 10's BPE merges, bigram perplexity and one step of attention with a key–value cache (which is
+checked against chapter 7's causal attention, so the two chapters' checks are tested together): for each, a correct
 solution must print ``pass`` and every listed mistake must raise ``ExerciseCheckFailed``; the mistakes whose symptom
 would mislead are named in the message. The references inside the checks are tested too: the shift of positions
 against the package's encoding, the BPE merges against a loop that recounts every pair, the beam search against an
@@ -145,8 +147,8 @@ def attend_with_cache(q, k, v, K_cache, V_cache):
     return _cached(q, k, v, K_cache, V_cache)
 
 
-RIGHT = [causal_attention, position_shift, decoder_block_parameters, bpe_merges, beam_search_table, bigram_perplexity,
-         attend_with_cache]
+RIGHT = [causal_attention, position_shift, decoder_block_parameters, beam_search_table,  # chapter 7
+         bpe_merges, bigram_perplexity, attend_with_cache]  # chapter 10
 
 
 def _bpe_by_recounting(word_counts, num_merges):
@@ -246,7 +248,7 @@ WRONG = {
 
 
 def test_the_checks_are_exported_in_the_chapters_order():
-    assert exercise_checks.ch7.__all__ == [f.__name__ for f in RIGHT]
+    assert exercise_checks.ch7.__all__ + exercise_checks.ch10.__all__ == [f.__name__ for f in RIGHT]
 
 
 @pytest.mark.parametrize("solution", RIGHT, ids=lambda f: f.__name__)
@@ -283,8 +285,8 @@ def test_a_classic_mistake_fails(check, mistake, wrong, seed, capsys):
 def test_the_bpe_reference_is_a_recount_of_every_pair():
     rng = np.random.default_rng(3)
     for size in range(1, 15):
-        word_counts, num_merges = exercise_checks.ch7._corpus_inputs(rng, size)
-        np.testing.assert_array_equal(exercise_checks.ch7._bpe_reference(word_counts, num_merges),
+        word_counts, num_merges = exercise_checks.ch10._corpus_inputs(rng, size)
+        np.testing.assert_array_equal(exercise_checks.ch10._bpe_reference(word_counts, num_merges),
                                       _bpe_by_recounting(word_counts, num_merges))
 
 
@@ -307,8 +309,8 @@ def test_a_beam_as_wide_as_every_sequence_finds_the_most_probable_one():
 
 
 def test_the_cached_steps_agree_with_one_pass_on_long_sequences():
-    Q, K, V = exercise_checks.ch7._cache_inputs(np.random.default_rng(5), 12)
-    run = exercise_checks.ch7._step_by_step(attend_with_cache)
+    Q, K, V = exercise_checks.ch10._cache_inputs(np.random.default_rng(5), 12)
+    run = exercise_checks.ch10._step_by_step(attend_with_cache)
     np.testing.assert_allclose(run(Q, K, V), exercise_checks.ch7._causal_reference(Q, K, V), rtol=1e-12)
 
 

@@ -1,4 +1,4 @@
-"""Score chapter 7's shipped language model on the validation text, token by token: data/persuasion_tinygpt_eval.npz.
+"""Score chapter 10's shipped language model on the validation text, token by token: data/persuasion_tinygpt_eval.npz.
 
     .venv/bin/python tools/evaluate_language_model.py          (or: make language-model-eval)
 

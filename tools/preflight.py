@@ -117,7 +117,7 @@ def venv_message(drift, requirements, reinstalled=False):
 def restore_hint(name):
     """How to restore the data file ``name``, in the words of the package's loaders (implementations/data/_files.py)."""
     restore = f"restore it with `git checkout -- data/{name}`"
-    if name.endswith(".npz"):  # chapter 7's trained language model
+    if name.endswith(".npz"):  # chapter 10's trained language model
         return f"{restore} or retrain it with `make language-model`"
     return f"{restore} or regenerate all data files with `make data`"
 

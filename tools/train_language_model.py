@@ -1,4 +1,4 @@
-"""Train chapter 7's language model of *Persuasion* and write its state to data/persuasion_tinygpt.npz.
+"""Train chapter 10's language model of *Persuasion* and write its state to data/persuasion_tinygpt.npz.
 
     .venv/bin/python tools/train_language_model.py          (or: make language-model)
 

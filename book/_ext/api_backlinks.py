@@ -31,6 +31,7 @@ CHAPTERS = {
     7: "notebooks/07_transformers",
     8: "notebooks/08_learning_without_labels",
     9: "notebooks/09_generative_models",
+    10: "notebooks/10_language_models",
 }
 CHAPTER_OF = {  # the home chapter of each module, by its path below implementations
     **dict.fromkeys(["linear.regression", "linear.basis", "linear.robust", "linear.lasso", "linear.descent",
@@ -43,10 +44,10 @@ CHAPTER_OF = {  # the home chapter of each module, by its path below implementat
     **dict.fromkeys(["sequence.recurrent"], 6),
     **dict.fromkeys(["language.text", "language.word2vec", "language.seq2seq", "language.seq2seq_transformer",
                      "language.decoding",
-                     "language.attention", "language.transformer", "language.bpe", "language.ngram",
-                     "language.language_model"], 7),
+                     "language.attention", "language.transformer"], 7),
     **dict.fromkeys(["unsupervised.pca", "unsupervised.kmeans", "unsupervised.mixture"], 8),
     **dict.fromkeys(["generative.gan", "generative.vae", "generative.diffusion", "generative.mmd"], 9),
+    **dict.fromkeys(["language.bpe", "language.ngram", "language.language_model"], 10),
 }
 
 

@@ -103,7 +103,7 @@ def verify_checksum(path):
 def shipped_file(name, *, data_dir=None):
     """The path of a file shipped in ``data/`` (or in ``data_dir``), after checking it against ``SHA256SUMS``.
 
-    For a loader outside this module that reads a file of its own (chapter 7's trained language model).
+    For a loader outside this module that reads a file of its own (chapter 10's trained language model).
 
     Parameters
     ----------

@@ -1,6 +1,6 @@
-"""The checks of chapter 7's texts, tokenizers and word2vec that no role string of ``implementations._contract``
-describes, each once (the others are in ``_checks``): roles ``check(value, name) -> value`` that convert one
-argument, and ``also=`` checks of several arguments together.
+"""The checks of chapter 7's texts and word2vec and of chapter 10's tokenizers that no role string of
+``implementations._contract`` describes, each once (the others are in ``_checks``): roles ``check(value, name) ->
+value`` that convert one argument, and ``also=`` checks of several arguments together.
 """
 
 import numbers

@@ -1,4 +1,4 @@
-"""Training and evaluating a language model on a long token sequence (chapter 7).
+"""Training and evaluating a language model on a long token sequence (chapter 10).
 
 A text becomes one long sequence of token ids. Training reads it through random windows: a batch of B windows of
 T + 1 consecutive tokens, whose first T tokens are the input and whose last T the targets, so that position t of a

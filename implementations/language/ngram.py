@@ -1,4 +1,4 @@
-"""n-gram language models: the baselines a neural language model has to beat (chapter 7).
+"""n-gram language models: the baselines a neural language model has to beat (chapter 10).
 
 A unigram model predicts every token from its frequency alone, p(y_t = v) ∝ c(v) + δ; a bigram model from the token
 before it, p(y_t = v | y_{t−1} = u) ∝ c(u, v) + δ, with c the counts in the training tokens and δ > 0 the additive
@@ -10,7 +10,7 @@ probabilities; :func:`cross_entropy` scores a token sequence under either, and i
 the number of equally likely tokens a model is as unsure between, on average. A bigram table is also the
 ``table`` of :func:`~implementations.language.decoding.ngram_log_probs_fn`.
 
-Interpolated Kneser–Ney, eq. (7.14), is the strong n-gram baseline: :func:`kneser_ney_counts` counts the n-grams of
+Interpolated Kneser–Ney, eq. (10.1), is the strong n-gram baseline: :func:`kneser_ney_counts` counts the n-grams of
 every order once (raw counts at the top order, continuation counts below it), :func:`kneser_ney_probs` applies the
 formula from order 1 up, :func:`kneser_ney_contexts` lays out the contexts that score a text, and
 :func:`fit_kneser_ney_discount` fits the discount d on held-out tokens. (The book writes u for an n-gram's context
@@ -138,7 +138,7 @@ def _distinct(keys):
 
 @checked(vocab_size="count", order="count", ids="ids (n,) < vocab_size", also=_checks.ids_hold_an_ngram)
 def kneser_ney_counts(ids, vocab_size, order):
-    """Count the n-grams of ``ids`` as interpolated Kneser–Ney reads them, eq. (7.14), for every order up to ``order``.
+    """Count the n-grams of ``ids`` as interpolated Kneser–Ney reads them, eq. (10.1), for every order up to ``order``.
 
     Parameters
     ----------
@@ -171,7 +171,7 @@ def kneser_ney_counts(ids, vocab_size, order):
 @checked(counts=_checks.kneser_ney_counts, discount="array", contexts=_checks.ngram_contexts,
          tokens=_checks.token_sequence, also=_checks.kneser_ney_query)
 def kneser_ney_probs(counts, contexts, tokens, *, discount):
-    """Interpolated Kneser–Ney probabilities p(w | u), eq. (7.14), one per row of ``contexts`` and entry of ``tokens``.
+    """Interpolated Kneser–Ney probabilities p(w | u), eq. (10.1), one per row of ``contexts`` and entry of ``tokens``.
 
     Parameters
     ----------

@@ -1,9 +1,9 @@
 """Transformer modules on the autograd engine: multi-head attention, the block, and a tiny GPT.
 
-Chapter 7 of the book. Inputs are batch first, (B, T, D) Tensors of token vectors. The maths lives in
-:mod:`implementations.language.attention`; these classes hold the parameters and wire the pieces together. Each
-public method declares its arguments' roles (``implementations._contract``): a model that runs its blocks at every
-step calls the same methods without the checks. Generation has one fast path, the key–value cache of
+Chapter 7 of the book (``TinyGPT``: chapter 10). Inputs are batch first, (B, T, D) Tensors of token vectors. The maths
+lives in :mod:`implementations.language.attention`; these classes hold the parameters and wire the pieces together. Each
+public method declares its arguments' roles (``implementations._contract``): a model that runs its blocks at every step
+calls the same methods without the checks. Generation has one fast path, the key–value cache of
 ``implementations.language._kv_cache``, switched on by ``TinyGPT.generate`` in every attention layer.
 """
 

@@ -1,4 +1,4 @@
-"""Valid examples for the input contract: transformer (chapter 7's modules and TinyGPT)."""
+"""Valid examples for the input contract: transformer (chapter 7's modules and chapter 10's TinyGPT)."""
 
 import math
 
